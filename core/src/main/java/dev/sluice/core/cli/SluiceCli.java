@@ -1,0 +1,73 @@
+package dev.sluice.core.cli;
+
+import dev.sluice.core.InvalidParameterException;
+import dev.sluice.core.write.ShuffleWriterFactory;
+import dev.sluice.core.write.ShuffleWriters;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+
+/** {@code scripts/sluice}: the command line. Exit status 0 success, 1 failure, 2 invalid usage. */
+public final class SluiceCli {
+    public static final int OK = 0;
+    public static final int FAILED = 1;
+    public static final int USAGE = 2;
+
+    private SluiceCli() {}
+
+    public static void main(String[] args) {
+        System.exit(run(Arrays.asList(args), System.out, System.err));
+    }
+
+    static String usage() {
+        return "Usage: scripts/sluice COMMAND [OPTIONS]\n\n"
+                + "Sluice runs shuffle writer strategies in-process on identical, seeded Arrow input and measures\n"
+                + "throughput, write calls and bytes-written amplification.\n\n"
+                + "Commands:\n"
+                + "  write        write one map task with one strategy, verify it, print one JSON line\n"
+                + "  strategies   list the writer strategies on the class path\n\n"
+                + "Options:\n"
+                + "  --help       print this help; 'scripts/sluice write --help' describes every write option\n";
+    }
+
+    public static int run(List<String> args, PrintStream out, PrintStream err) {
+        if (args.isEmpty()) {
+            err.print(usage());
+            return USAGE;
+        }
+        String command = args.get(0);
+        List<String> rest = args.subList(1, args.size());
+        try {
+            switch (command) {
+                case "--help":
+                case "-h":
+                case "help":
+                    out.print(usage());
+                    return OK;
+                case "write":
+                    return new WriteCommand(out, err).run(rest);
+                case "strategies":
+                    for (ShuffleWriterFactory f : ShuffleWriters.available().values()) {
+                        out.printf("%-12s %s%n", f.name(), f.description());
+                    }
+                    return OK;
+                default:
+                    err.println("sluice: unknown command '" + command + "': allowed is write or strategies (see --help)");
+                    return USAGE;
+            }
+        } catch (InvalidParameterException e) {
+            err.println("sluice " + command + ": invalid " + dashed(e.parameter()) + " '" + e.value()
+                    + "': allowed is " + e.allowed());
+            return USAGE;
+        } catch (Exception e) {
+            err.println("sluice " + command + ": failed: " + e);
+            e.printStackTrace(err);
+            return FAILED;
+        }
+    }
+
+    private static String dashed(String parameter) {
+        return parameter.startsWith("--") || parameter.equals("option") || parameter.equals("argument")
+                ? parameter : "--" + parameter;
+    }
+}

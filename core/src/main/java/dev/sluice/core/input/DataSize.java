@@ -1,0 +1,46 @@
+package dev.sluice.core.input;
+
+import dev.sluice.core.InvalidParameterException;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * Named input sizes, as bytes of Arrow input per map task. The five large ones are the configurations of the seed
+ * report (402 MB to 1.95 GB of shuffle bytes per map task, decimal units as the report prints them).
+ */
+public enum DataSize {
+    TINY(4_000_000L),
+    SMALL(402_000_000L),
+    MEDIUM(803_000_000L),
+    LARGE(1_180_000_000L),
+    XLARGE(1_570_000_000L),
+    XXLARGE(1_950_000_000L);
+
+    private final long bytes;
+
+    DataSize(long bytes) {
+        this.bytes = bytes;
+    }
+
+    public long bytes() {
+        return bytes;
+    }
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static DataSize parse(String parameter, String name) {
+        for (DataSize size : values()) {
+            if (size.label().equals(name)) {
+                return size;
+            }
+        }
+        throw new InvalidParameterException(parameter, name, "one of " + names());
+    }
+
+    public static String names() {
+        return Arrays.stream(values()).map(DataSize::label).collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,114 @@
+package dev.sluice.core.partition;
+
+import dev.sluice.core.input.MapTaskInput;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.util.AutoCloseables;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * A map task's input cut into shuffle records: for each batch, in input order, one record per non-empty partition in
+ * increasing partition order. Each batch is reordered by partition once (a gather, as a GPU hash partition does),
+ * then every partition's rows are a zero-copy slice of it ({@code TransferPair.splitAndTransfer}). Owns the slices.
+ */
+public final class PartitionedInput implements AutoCloseable {
+    private final int numPartitions;
+    private final List<ShuffleRecord> records;
+
+    private PartitionedInput(int numPartitions, List<ShuffleRecord> records) {
+        this.numPartitions = numPartitions;
+        this.records = Collections.unmodifiableList(records);
+    }
+
+    public static PartitionedInput partition(MapTaskInput input, Partitioner partitioner, BufferAllocator allocator) {
+        List<ShuffleRecord> records = new ArrayList<>();
+        int n = partitioner.numPartitions();
+        int[] partitionOfRow = new int[input.spec().rowsPerBatch];
+        try {
+            for (VectorSchemaRoot batch : input.batches()) {
+                int rows = batch.getRowCount();
+                partitioner.assign(batch, partitionOfRow);
+                int[] start = new int[n + 1];
+                for (int i = 0; i < rows; i++) {
+                    start[partitionOfRow[i] + 1]++;
+                }
+                for (int p = 0; p < n; p++) {
+                    start[p + 1] += start[p];
+                }
+                try (VectorSchemaRoot grouped = groupByPartition(batch, partitionOfRow, start, allocator)) {
+                    for (int p = 0; p < n; p++) {
+                        int count = start[p + 1] - start[p];
+                        if (count > 0) {
+                            records.add(new ShuffleRecord(p, grouped.slice(start[p], count)));
+                        }
+                    }
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            closeAll(records);
+            throw e;
+        }
+        return new PartitionedInput(n, records);
+    }
+
+    /** The batch's rows gathered in partition order, stable within a partition. */
+    private static VectorSchemaRoot groupByPartition(VectorSchemaRoot batch, int[] partitionOfRow, int[] start,
+                                                     BufferAllocator allocator) {
+        int rows = batch.getRowCount();
+        int[] rowAt = new int[rows];
+        int[] next = start.clone();
+        boolean inOrder = true;
+        for (int i = 0; i < rows; i++) {
+            int to = next[partitionOfRow[i]]++;
+            rowAt[to] = i;
+            inOrder &= to == i;
+        }
+        VectorSchemaRoot grouped = VectorSchemaRoot.create(batch.getSchema(), allocator);
+        try {
+            List<FieldVector> from = batch.getFieldVectors();
+            List<FieldVector> to = grouped.getFieldVectors();
+            for (int c = 0; c < from.size(); c++) {
+                if (inOrder) {
+                    from.get(c).makeTransferPair(to.get(c)).splitAndTransfer(0, rows);
+                } else {
+                    gather(from.get(c), to.get(c), rowAt);
+                }
+            }
+            grouped.setRowCount(rows);
+            return grouped;
+        } catch (RuntimeException | Error e) {
+            grouped.close();
+            throw e;
+        }
+    }
+
+    private static void gather(FieldVector from, FieldVector to, int[] rowAt) {
+        int rows = rowAt.length;
+        to.setInitialCapacity(rows);
+        to.allocateNew();
+        for (int i = 0; i < rows; i++) {
+            to.copyFromSafe(rowAt[i], i, from);
+        }
+        to.setValueCount(rows);
+    }
+
+    public int numPartitions() {
+        return numPartitions;
+    }
+
+    public List<ShuffleRecord> records() {
+        return records;
+    }
+
+    private static void closeAll(List<ShuffleRecord> records) {
+        AutoCloseables.closeNoChecked(() -> AutoCloseables.close(records.stream().map(ShuffleRecord::slice).toArray(AutoCloseable[]::new)));
+    }
+
+    @Override
+    public void close() {
+        closeAll(records);
+    }
+}

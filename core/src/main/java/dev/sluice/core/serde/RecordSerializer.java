@@ -1,0 +1,141 @@
+package dev.sluice.core.serde;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
+import net.jpountz.lz4.LZ4BlockOutputStream;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.xxhash.XXHashFactory;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.compression.NoCompressionCodec;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.IpcOption;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Turns shuffle records into bytes, the same bytes whichever strategy asks. A partition's bytes are
+ * {@link #streamHeader()}, then {@link #writeRecord} of each of its records in input order, then {@link #endOfStream()}:
+ * one complete Arrow IPC stream (schema once, record batches, end-of-stream marker). Each of the three pieces is
+ * self-contained, so a strategy may write them into different buffers or files and concatenate them later.
+ *
+ * <p>With {@link ShuffleCodec#LZ4_BLOCK} each piece is its own {@code LZ4BlockOutputStream} stream, as when Spark's
+ * multithreaded writer compresses every record separately; lz4-java's and Spark's readers read concatenated streams.
+ * Thread-safe: writer threads share one serializer.
+ */
+public final class RecordSerializer {
+    /** {@code spark.io.compression.lz4.blockSize} default. */
+    public static final int LZ4_BLOCK_SIZE = 32 * 1024;
+    /** Seed of the XXHash32 checksum in Spark's {@code LZ4CompressionCodec}. */
+    public static final int LZ4_BLOCK_CHECKSUM_SEED = 0x9747b28c;
+
+    private static final IpcOption IPC = IpcOption.DEFAULT;
+
+    private final Schema schema;
+    private final ShuffleCodec codec;
+    private final CompressionCodec bodyCodec;
+    private final byte[] header;
+    private final byte[] endOfStream;
+
+    /** @param scratch allocator charged for compressed record bodies while they are written */
+    public RecordSerializer(Schema schema, ShuffleCodec codec, BufferAllocator scratch) {
+        this.schema = schema;
+        this.codec = codec;
+        this.bodyCodec = codec == ShuffleCodec.LZ4_FRAME ? new Lz4FrameCodec(scratch) : NoCompressionCodec.INSTANCE;
+        this.header = frame(out -> MessageSerializer.serialize(new WriteChannel(out), schema, IPC));
+        this.endOfStream = frame(out -> ArrowStreamWriter.writeEndOfStream(new WriteChannel(out), IPC));
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    public ShuffleCodec codec() {
+        return codec;
+    }
+
+    /** Bytes that open every non-empty partition: the schema message. Do not modify. */
+    public byte[] streamHeader() {
+        return header;
+    }
+
+    /** Bytes that close every non-empty partition: the end-of-stream marker. Do not modify. */
+    public byte[] endOfStream() {
+        return endOfStream;
+    }
+
+    /** Writes one record batch message for {@code slice} to {@code out}; returns the bytes written. */
+    public long writeRecord(VectorSchemaRoot slice, WritableByteChannel out) throws IOException {
+        CountingChannel counted = new CountingChannel(out);
+        VectorUnloader unloader = new VectorUnloader(slice, true, bodyCodec, true);
+        try (ArrowRecordBatch batch = unloader.getRecordBatch()) {
+            if (codec == ShuffleCodec.LZ4_BLOCK) {
+                LZ4BlockOutputStream lz4 = lz4Block(Channels.newOutputStream(counted));
+                MessageSerializer.serialize(new WriteChannel(Channels.newChannel(lz4)), batch, IPC);
+                lz4.finish();
+            } else {
+                MessageSerializer.serialize(new WriteChannel(counted), batch, IPC);
+            }
+        }
+        return counted.bytes;
+    }
+
+    private interface Piece {
+        void writeTo(WritableByteChannel out) throws IOException;
+    }
+
+    private byte[] frame(Piece piece) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            if (codec == ShuffleCodec.LZ4_BLOCK) {
+                LZ4BlockOutputStream lz4 = lz4Block(bytes);
+                piece.writeTo(Channels.newChannel(lz4));
+                lz4.finish();
+            } else {
+                piece.writeTo(Channels.newChannel(bytes));
+            }
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new IllegalStateException("serializing to memory failed", e);
+        }
+    }
+
+    private static LZ4BlockOutputStream lz4Block(OutputStream out) {
+        return new LZ4BlockOutputStream(out, LZ4_BLOCK_SIZE, LZ4Factory.fastestInstance().fastCompressor(),
+                XXHashFactory.fastestInstance().newStreamingHash32(LZ4_BLOCK_CHECKSUM_SEED).asChecksum(), false);
+    }
+
+    private static final class CountingChannel implements WritableByteChannel {
+        private final WritableByteChannel out;
+        long bytes;
+
+        CountingChannel(WritableByteChannel out) {
+            this.out = out;
+        }
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            int n = out.write(src);
+            bytes += n;
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return out.isOpen();
+        }
+
+        @Override
+        public void close() {
+            // The caller owns the underlying channel.
+        }
+    }
+}

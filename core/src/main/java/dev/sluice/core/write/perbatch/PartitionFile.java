@@ -1,0 +1,116 @@
+package dev.sluice.core.write.perbatch;
+
+import dev.sluice.core.io.BufferedFileChannel;
+import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.ReadableFile;
+import dev.sluice.core.io.WritableFile;
+import dev.sluice.core.serde.RecordSerializer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * One reduce partition's temp file ({@code temp_shuffle_<uuid>}), as Spark's {@code DiskBlockObjectWriter} keeps it:
+ * opened on the partition's first record, written through a {@code spark.shuffle.file.buffer}-sized buffer, finished
+ * at commit and then copied into the data file and deleted. Used by one slot thread at a time.
+ */
+final class PartitionFile {
+    private final CountedStorage storage;
+    private final Path path;
+    private final WritableFile file;
+    private final ArrowBuf buffer;
+    private final BufferedFileChannel out;
+    private boolean open = true;
+
+    private PartitionFile(CountedStorage storage, Path path, WritableFile file, ArrowBuf buffer) {
+        this.storage = storage;
+        this.path = path;
+        this.file = file;
+        this.buffer = buffer;
+        this.out = new BufferedFileChannel(file, buffer.nioBuffer(0, (int) buffer.capacity()));
+    }
+
+    /** Creates the file and writes the stream header. */
+    static PartitionFile create(CountedStorage storage, Path path, BufferAllocator allocator, int bufferSize,
+                                byte[] header) throws IOException {
+        ArrowBuf buffer = allocator.buffer(bufferSize);
+        WritableFile file;
+        try {
+            file = storage.create(path);
+        } catch (IOException | RuntimeException e) {
+            buffer.close();
+            throw e;
+        }
+        PartitionFile partition = new PartitionFile(storage, path, file, buffer);
+        try {
+            partition.out.write(header);
+        } catch (IOException | RuntimeException e) {
+            partition.discard();
+            throw e;
+        }
+        return partition;
+    }
+
+    void append(VectorSchemaRoot slice, RecordSerializer serializer) throws IOException {
+        serializer.writeRecord(slice, out);
+    }
+
+    /** Writes the end-of-stream marker, flushes, closes the file and frees the buffer; returns the file's length. */
+    long finish(byte[] endOfStream) throws IOException {
+        out.write(endOfStream);
+        out.flush();
+        closeFileAndBuffer();
+        return out.bytesWritten();
+    }
+
+    /** Appends the finished file to {@code target} by a kernel copy, one call. */
+    void transferTo(WritableFile target, long length) throws IOException {
+        try (ReadableFile in = storage.openForRead(path)) {
+            target.transferFrom(in, 0, length);
+        }
+    }
+
+    /** Appends the finished file to {@code target} through {@code copyBuffer}, one read and one write per fill. */
+    void copyTo(WritableFile target, ByteBuffer copyBuffer) throws IOException {
+        try (ReadableFile in = storage.openForRead(path)) {
+            long position = 0;
+            while (true) {
+                copyBuffer.clear();
+                int n = in.read(copyBuffer, position);
+                if (n < 0) {
+                    return;
+                }
+                position += n;
+                copyBuffer.flip();
+                target.write(copyBuffer);
+            }
+        }
+    }
+
+    void delete() throws IOException {
+        storage.delete(path);
+    }
+
+    /** Closes and deletes, whatever state the file is in. */
+    void discard() throws IOException {
+        try {
+            closeFileAndBuffer();
+        } finally {
+            delete();
+        }
+    }
+
+    private void closeFileAndBuffer() throws IOException {
+        if (open) {
+            open = false;
+            try {
+                file.close();
+            } finally {
+                buffer.close();
+            }
+        }
+    }
+}
