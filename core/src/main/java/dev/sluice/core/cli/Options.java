@@ -107,6 +107,11 @@ final class Options {
         return value != null ? value : declared.get(name).defaultValue;
     }
 
+    /** The value as given on the command line, or null if the option was not given. */
+    String typed(String name) {
+        return values.get(name);
+    }
+
     boolean flag(String name) {
         return values.containsKey(name);
     }

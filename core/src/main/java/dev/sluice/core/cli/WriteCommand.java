@@ -1,5 +1,6 @@
 package dev.sluice.core.cli;
 
+import dev.sluice.core.InvalidParameterException;
 import dev.sluice.core.input.BatchGenerator;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
@@ -90,6 +91,16 @@ final class WriteCommand {
             out.print(usage());
             return 0;
         }
+        try {
+            return validatedRun(options);
+        } catch (InvalidParameterException e) {
+            // Report the value as the user typed it (0, not 0.0).
+            String typed = options.typed(e.parameter().replaceFirst("^--", ""));
+            throw typed == null ? e : new InvalidParameterException(e.parameter(), typed, e.allowed());
+        }
+    }
+
+    private int validatedRun(Options options) throws Exception {
         ShuffleWriterFactory factory = ShuffleWriters.find("--strategy", options.string("strategy"));
         DataSize size = DataSize.parse("--size", options.string("size"));
         Partitioning partitioning = Partitioning.parse("--partitioning", options.string("partitioning"));

@@ -1,0 +1,78 @@
+package dev.sluice.core.write.perbatch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.core.MapTaskRun;
+import dev.sluice.core.input.DataSize;
+import dev.sluice.core.input.InputSpec;
+import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.IoSnapshot;
+import dev.sluice.core.output.MapOutput;
+import dev.sluice.core.partition.Partitioning;
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.write.MergeCopy;
+import dev.sluice.core.write.WriterConfig;
+import java.nio.file.Path;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What per-batch does to storage at 200 partitions, counted call by call. */
+class PerBatchCountersTest {
+    private static final int BUFFER = 32 * 1024;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void writesEveryCommittedByteTwiceThroughOneTempFilePerPartition() throws Exception {
+        try (BufferAllocator allocator = new RootAllocator();
+             MapTaskRun run = new MapTaskRun(InputSpec.of(DataSize.TINY, 1), Partitioning.HASH, 200, allocator)) {
+            CountedStorage storage = new CountedStorage();
+            WriterConfig config = WriterConfig.builder().partitions(200).threads(4).bufferSize(BUFFER)
+                    .codec(ShuffleCodec.LZ4_FRAME).outputDir(dir).build();
+            IoSnapshot io;
+            long dataBytes;
+            try (MapOutput output = run.write(new PerBatchWriterFactory(), config, storage, allocator)) {
+                io = storage.counters().snapshot();
+                dataBytes = output.totalBytes();
+            }
+            int nonEmpty = run.reference.nonEmptyPartitions();
+            assertEquals(200, nonEmpty);
+            double amplification = io.amplification();
+            assertTrue(amplification >= 1.9 && amplification <= 2.1, "amplification " + amplification);
+            assertEquals(dataBytes + 201 * Long.BYTES, io.committedBytes);
+            assertEquals(nonEmpty + 2, io.filesCreated, "one temp file per non-empty partition, plus data and index");
+            assertEquals(nonEmpty, io.filesDeleted);
+            assertEquals(0, storage.filesLeft());
+            assertEquals(2, io.renames);
+            assertEquals(0, io.fsyncs);
+            assertEquals(nonEmpty, io.transferCalls, "the final copy: one transferTo per partition file");
+            assertTrue(io.largestMemoryWrite <= BUFFER, "a write call of " + io.largestMemoryWrite + " bytes");
+            assertEquals(dataBytes, io.bytesRead, "each temp file is read back once by the copy");
+        }
+    }
+
+    @Test
+    void streamCopyAndFsyncKeepEveryWriteCallWithinTheBuffer() throws Exception {
+        int buffer = 8 * 1024;
+        try (BufferAllocator allocator = new RootAllocator();
+             MapTaskRun run = new MapTaskRun(InputSpec.of(DataSize.TINY, 0.5), Partitioning.ROUNDROBIN, 20, allocator)) {
+            CountedStorage storage = new CountedStorage();
+            WriterConfig config = WriterConfig.builder().partitions(20).threads(2).bufferSize(buffer)
+                    .mergeCopy(MergeCopy.STREAM).fsync(true).codec(ShuffleCodec.LZ4_BLOCK).outputDir(dir).build();
+            try (MapOutput output = run.write(new PerBatchWriterFactory(), config, storage, allocator)) {
+                IoSnapshot io = storage.counters().snapshot();
+                assertEquals(0, io.transferCalls);
+                assertTrue(io.largestMemoryWrite <= buffer, "a write call of " + io.largestMemoryWrite + " bytes");
+                assertEquals(2, io.fsyncs, "data and index forced before the renames");
+                assertEquals(output.totalBytes(), io.bytesRead);
+                double amplification = io.amplification();
+                assertTrue(amplification >= 1.9 && amplification <= 2.1, "amplification " + amplification);
+            }
+            assertEquals(0, storage.filesLeft());
+        }
+    }
+}
