@@ -54,12 +54,14 @@ final class WriteCommand {
                 .optional("partitioning", "SCHEME", "hash", "hash (Spark's Murmur3 pmod on key) or roundrobin (df.repartition(N))")
                 .optional("rows-per-batch", "N", String.valueOf(InputSpec.DEFAULT_ROWS_PER_BATCH), "rows per input batch (>= 1)")
                 .optional("columns", "LIST", SchemaSpec.DEFAULT, "columns after the int64 key: int64, int32, float64, utf8; ? = nullable")
-                .optional("threads", "N", String.valueOf(WriterConfig.Builder.DEFAULT_THREADS), "writer threads (>= 1)")
+                .optional("threads", "N", String.valueOf(WriterConfig.Builder.DEFAULT_THREADS), "writer (compression) threads (>= 1)")
+                .optional("merger-threads", "N", String.valueOf(WriterConfig.Builder.DEFAULT_MERGER_THREADS), "merger threads of buffered and async (>= 1)")
                 .optional("buffer-size", "SIZE", "32k", "per-file write buffer, spark.shuffle.file.buffer (1 byte to 1g)")
                 .optional("max-bytes-in-flight", "SIZE", "128m", "bytes handed to writer threads and not yet written (>= 1)")
-                .optional("memory-limit", "SIZE", "512m", "memory a writer may hold beyond its input (>= 1; per-batch only reports it)")
+                .optional("memory-limit", "SIZE", "512m", "memory a writer may hold beyond its input; buffered and async never exceed it (spilling instead), per-batch only reports its use (>= 1)")
                 .optional("merge-copy", "HOW", "transfer", "how per-partition files are copied at commit: transfer (kernel) or stream (buffer)")
                 .optional("seed", "N", String.valueOf(InputSpec.DEFAULT_SEED), "input seed: same seed and options, same bytes")
+                .flag("materialize", "async only: write Spark's data and index files at commit instead of a segment catalog")
                 .flag("fsync", "force data and index files to the device before the commit renames them")
                 .required("out", "DIR", "output directory (created if missing; map output files are replaced)");
     }
@@ -69,7 +71,8 @@ final class WriteCommand {
                 + "                            [--keys uniform|zipf] [--partitioning hash|roundrobin] [--rows-per-batch N]\n"
                 + "                            [--threads N] [--memory-limit SIZE] [--seed N] [--fsync] --out DIR [...]\n\n"
                 + "Generates one map task's Arrow input from the seed, partitions it, writes it through the strategy\n"
-                + "into DIR as shuffle_0_0_0.data and shuffle_0_0_0.index (Spark's layout), reads every partition back\n"
+                + "into DIR as shuffle_0_0_0.data and shuffle_0_0_0.index (Spark's layout; async without --materialize keeps\n"
+                + "its output in a segment catalog in memory and writes no files), reads every partition back\n"
                 + "and compares it with a reference, then prints one JSON object on stdout. Progress goes to stderr.\n"
                 + "Only writing and committing are timed (millis); generation, partitioning and verification are not.\n"
                 + "Exit status: 0 written and verified, 1 the write failed or verification found a difference,\n"
@@ -111,6 +114,8 @@ final class WriteCommand {
         WriterConfig config = WriterConfig.builder()
                 .partitions(options.integer("partitions"))
                 .threads(options.integer("threads"))
+                .mergerThreads(options.integer("merger-threads"))
+                .materialize(options.flag("materialize"))
                 .bufferSize(options.bytes("buffer-size"))
                 .maxBytesInFlight(options.bytes("max-bytes-in-flight"))
                 .memoryLimit(options.bytes("memory-limit"))
@@ -231,6 +236,8 @@ final class WriteCommand {
                 .put("maxBytesInFlight", config.maxBytesInFlight)
                 .put("memoryLimit", config.memoryLimit)
                 .put("mergeCopy", config.mergeCopy.label())
+                .put("mergerThreads", config.mergerThreads)
+                .put("materialize", config.materialize)
                 .put("fsync", config.fsync)
                 .put("seed", spec.seed)
                 .put("rows", input.rows())

@@ -7,7 +7,8 @@ import java.nio.channels.WritableByteChannel;
 /**
  * A write buffer in front of a {@link WritableFile}, as {@code spark.shuffle.file.buffer} puts one in front of each
  * shuffle file: bytes reach the OS in calls of exactly the buffer's size (the last one smaller), never larger, so the
- * buffer size is the write-call size a strategy chose. The buffer's memory belongs to the caller.
+ * buffer size is the write-call size a strategy chose. With a buffer of no capacity, every write goes straight to
+ * the file. The buffer's memory belongs to the caller.
  */
 public final class BufferedFileChannel implements WritableByteChannel {
     private final WritableFile file;
@@ -23,6 +24,11 @@ public final class BufferedFileChannel implements WritableByteChannel {
     @Override
     public int write(ByteBuffer src) throws IOException {
         int total = src.remaining();
+        if (buffer.capacity() == 0) {
+            file.write(src);
+            bytesWritten += total;
+            return total;
+        }
         while (src.hasRemaining()) {
             if (buffer.position() == 0 && src.remaining() >= buffer.capacity()) {
                 // A full buffer's worth with nothing pending: write it from the source, one call of buffer size.

@@ -73,6 +73,11 @@ public final class CountedStorage {
         counters.recordCommitted(bytes);
     }
 
+    /** Marks a file as held by a committed output that is not in Spark's layout (a catalog's spill file). */
+    public void keep(Path path) {
+        committed.add(path);
+    }
+
     /** Files this storage created that still exist and belong to no committed output: temp files left behind. */
     public int filesLeft() {
         int left = 0;

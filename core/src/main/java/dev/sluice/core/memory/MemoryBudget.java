@@ -1,17 +1,24 @@
 package dev.sluice.core.memory;
 
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAccumulator;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Bytes a writer holds in memory beyond its input: file buffers, compressed records, partial outputs. Tracks the
- * current use and its peak; {@link #tryReserve} refuses to go over the limit, {@link #reserve} records use that a
- * strategy cannot refuse (a fixed-size buffer it needs to make progress).
+ * Bytes a writer holds in memory beyond its input: file buffers, records in flight, compressed records, partial
+ * outputs. Tracks the current use and its peak. {@link #tryReserve} never lets use pass the limit;
+ * {@link #reserve} records use a strategy cannot refuse (per-batch's file buffers, which it has no limit for).
+ * {@link #awaitRelease} lets a thread wait, interruptibly and for a bounded time, until memory comes back, and
+ * {@link #fail} wakes every waiter with the writer's failure.
  */
 public final class MemoryBudget {
     private final long limit;
-    private final AtomicLong used = new AtomicLong();
-    private final LongAccumulator peak = new LongAccumulator(Math::max, 0);
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition released = lock.newCondition();
+    private long used;
+    private long peak;
+    private Throwable failure;
 
     public MemoryBudget(long limit) {
         if (limit <= 0) {
@@ -26,35 +33,93 @@ public final class MemoryBudget {
 
     /** Records {@code bytes} as held, whatever the limit. */
     public void reserve(long bytes) {
-        peak.accumulate(used.addAndGet(bytes));
+        lock.lock();
+        try {
+            used += bytes;
+            peak = Math.max(peak, used);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Records {@code bytes} as held if that keeps use within the limit; returns whether it did. */
     public boolean tryReserve(long bytes) {
-        while (true) {
-            long now = used.get();
-            if (now + bytes > limit) {
+        lock.lock();
+        try {
+            if (used + bytes > limit) {
                 return false;
             }
-            if (used.compareAndSet(now, now + bytes)) {
-                peak.accumulate(now + bytes);
-                return true;
-            }
+            used += bytes;
+            peak = Math.max(peak, used);
+            return true;
+        } finally {
+            lock.unlock();
         }
     }
 
     public void release(long bytes) {
-        long after = used.addAndGet(-bytes);
-        if (after < 0) {
-            throw new IllegalStateException("released " + bytes + " bytes more than reserved (now " + after + ")");
+        if (bytes == 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            used -= bytes;
+            if (used < 0) {
+                throw new IllegalStateException("released " + bytes + " bytes more than reserved (now " + used + ")");
+            }
+            released.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until some memory is released, the budget fails, or {@code timeout} passes.
+     *
+     * @throws IOException if the budget was failed, with the failure as cause
+     */
+    public void awaitRelease(long timeout, TimeUnit unit) throws IOException, InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            if (failure == null) {
+                released.await(timeout, unit);
+            }
+            if (failure != null) {
+                throw new IOException("shuffle writer failed", failure);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Makes every current and future {@link #awaitRelease} throw with {@code cause}. */
+    public void fail(Throwable cause) {
+        lock.lock();
+        try {
+            if (failure == null) {
+                failure = cause;
+            }
+            released.signalAll();
+        } finally {
+            lock.unlock();
         }
     }
 
     public long used() {
-        return used.get();
+        lock.lock();
+        try {
+            return used;
+        } finally {
+            lock.unlock();
+        }
     }
 
     public long peak() {
-        return peak.get();
+        lock.lock();
+        try {
+            return peak;
+        } finally {
+            lock.unlock();
+        }
     }
 }

@@ -45,6 +45,15 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
         this.outputAllocator = outputAllocator;
     }
 
+    /** The most bytes {@code compress} produces for {@code length} input bytes, length prefix included. */
+    public static long maxFrameLength(long length) {
+        long fullBlocks = length / BLOCK_SIZE;
+        int rest = (int) (length % BLOCK_SIZE);
+        return CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH + HEADER
+                + fullBlocks * (4 + COMPRESSOR.maxCompressedLength(BLOCK_SIZE))
+                + (rest > 0 ? 4 + COMPRESSOR.maxCompressedLength(rest) : 0) + 4;
+    }
+
     @Override
     public CompressionUtil.CodecType getCodecType() {
         return CompressionUtil.CodecType.LZ4_FRAME;
@@ -57,9 +66,7 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
             throw new IllegalArgumentException("buffer of " + length + " bytes is over LZ4_FRAME's 2 GiB limit");
         }
         int srcLen = (int) length;
-        int blocks = Math.max(1, (srcLen + BLOCK_SIZE - 1) / BLOCK_SIZE);
-        long bound = CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH + HEADER
-                + (long) blocks * (4 + COMPRESSOR.maxCompressedLength(BLOCK_SIZE)) + 4;
+        long bound = Math.max(maxFrameLength(srcLen), CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH + HEADER + 4 + 4 + 8);
         ArrowBuf out = outputAllocator.buffer(bound);
         try {
             ByteBuffer dst = out.nioBuffer(0, (int) bound).order(ByteOrder.LITTLE_ENDIAN);

@@ -6,10 +6,14 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import net.jpountz.lz4.LZ4BlockOutputStream;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.xxhash.XXHashFactory;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.compression.CompressionCodec;
@@ -38,6 +42,12 @@ public final class RecordSerializer {
     public static final int LZ4_BLOCK_CHECKSUM_SEED = 0x9747b28c;
 
     private static final IpcOption IPC = IpcOption.DEFAULT;
+    /** Generous bounds of a record batch message's flatbuffer metadata: fixed part, and per field node or buffer. */
+    private static final long METADATA_BASE = 1024;
+    private static final long METADATA_PER_PIECE = 64;
+    /** An LZ4 block stream block: magic, token, two lengths, checksum; and the worst case of one 32 KiB block. */
+    private static final long LZ4_BLOCK_HEADER = 21;
+    private static final long LZ4_BLOCK_BOUND = LZ4Factory.fastestInstance().fastCompressor().maxCompressedLength(LZ4_BLOCK_SIZE);
 
     private final Schema schema;
     private final ShuffleCodec codec;
@@ -88,6 +98,72 @@ public final class RecordSerializer {
         return counted.bytes;
     }
 
+    /**
+     * An upper bound of the memory {@link #serialize} needs for {@code slice}: its compression scratch (LZ4_FRAME
+     * compresses every buffer before writing; Arrow rounds those allocations up to a power of two) plus the
+     * serialized record. Computed from buffer sizes alone, without serializing.
+     */
+    public long memoryBound(VectorSchemaRoot slice) {
+        long pieces = 0;
+        long raw = 0;
+        long frames = 0;
+        long scratch = 0;
+        for (FieldVector vector : slice.getFieldVectors()) {
+            pieces++;
+            for (ArrowBuf buf : vector.getFieldBuffers()) {
+                pieces++;
+                long length = buf.readableBytes();
+                raw += align8(length);
+                long frame = Lz4FrameCodec.maxFrameLength(length);
+                frames += align8(frame);
+                scratch += Long.highestOneBit(Math.max(1, frame) - 1) << 1;
+            }
+        }
+        long metadata = METADATA_BASE + METADATA_PER_PIECE * pieces;
+        switch (codec) {
+            case NONE:
+                return metadata + raw;
+            case LZ4_FRAME:
+                return metadata + frames + scratch;
+            default:
+                long stream = metadata + raw;
+                long blocks = (stream + LZ4_BLOCK_SIZE - 1) / LZ4_BLOCK_SIZE;
+                return blocks * (LZ4_BLOCK_HEADER + LZ4_BLOCK_BOUND) + LZ4_BLOCK_HEADER;
+        }
+    }
+
+    /** Serializes one record into a direct buffer of exactly its size, from {@code allocator}. */
+    public ByteBuf serialize(VectorSchemaRoot slice, ByteBufAllocator allocator) throws IOException {
+        if (codec == ShuffleCodec.LZ4_BLOCK) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(LZ4_BLOCK_SIZE);
+            writeRecord(slice, Channels.newChannel(bytes));
+            ByteBuf out = allocator.directBuffer(bytes.size(), bytes.size());
+            out.writeBytes(bytes.toByteArray());
+            return out;
+        }
+        VectorUnloader unloader = new VectorUnloader(slice, true, bodyCodec, true);
+        try (ArrowRecordBatch batch = unloader.getRecordBatch()) {
+            CountingChannel sizing = new CountingChannel(null);
+            MessageSerializer.serialize(new WriteChannel(sizing), batch, IPC);
+            int size = Math.toIntExact(sizing.bytes);
+            ByteBuf out = allocator.directBuffer(size, size);
+            try {
+                MessageSerializer.serialize(new WriteChannel(new ByteBufChannel(out)), batch, IPC);
+                if (out.writerIndex() != size) {
+                    throw new IllegalStateException("record serialized to " + out.writerIndex() + " bytes, sized " + size);
+                }
+                return out;
+            } catch (IOException | RuntimeException e) {
+                out.release();
+                throw e;
+            }
+        }
+    }
+
+    private static long align8(long n) {
+        return (n + 7) & ~7L;
+    }
+
     private interface Piece {
         void writeTo(WritableByteChannel out) throws IOException;
     }
@@ -121,21 +197,53 @@ public final class RecordSerializer {
             this.out = out;
         }
 
+        /** With no channel, only counts (a sizing pass). */
         @Override
         public int write(ByteBuffer src) throws IOException {
-            int n = out.write(src);
+            int n;
+            if (out == null) {
+                n = src.remaining();
+                src.position(src.limit());
+            } else {
+                n = out.write(src);
+            }
             bytes += n;
             return n;
         }
 
         @Override
         public boolean isOpen() {
-            return out.isOpen();
+            return out == null || out.isOpen();
         }
 
         @Override
         public void close() {
             // The caller owns the underlying channel.
+        }
+    }
+
+    private static final class ByteBufChannel implements WritableByteChannel {
+        private final ByteBuf out;
+
+        ByteBufChannel(ByteBuf out) {
+            this.out = out;
+        }
+
+        @Override
+        public int write(ByteBuffer src) {
+            int n = src.remaining();
+            out.writeBytes(src);
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+            // The caller owns the buffer.
         }
     }
 }

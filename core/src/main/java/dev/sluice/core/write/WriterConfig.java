@@ -21,6 +21,8 @@ public final class WriterConfig {
     public final Path outputDir;
     public final boolean fsync;
     public final MergeCopy mergeCopy;
+    public final int mergerThreads;
+    public final boolean materialize;
 
     private WriterConfig(Builder b) {
         this.partitions = b.partitions;
@@ -32,6 +34,8 @@ public final class WriterConfig {
         this.outputDir = b.outputDir;
         this.fsync = b.fsync;
         this.mergeCopy = b.mergeCopy;
+        this.mergerThreads = b.mergerThreads;
+        this.materialize = b.materialize;
     }
 
     public static Builder builder() {
@@ -41,11 +45,12 @@ public final class WriterConfig {
     public Builder toBuilder() {
         return new Builder().partitions(partitions).threads(threads).bufferSize(bufferSize)
                 .maxBytesInFlight(maxBytesInFlight).memoryLimit(memoryLimit).codec(codec).outputDir(outputDir)
-                .fsync(fsync).mergeCopy(mergeCopy);
+                .fsync(fsync).mergeCopy(mergeCopy).mergerThreads(mergerThreads).materialize(materialize);
     }
 
     public static final class Builder {
         public static final int DEFAULT_THREADS = 16;
+        public static final int DEFAULT_MERGER_THREADS = 4;
         public static final int DEFAULT_BUFFER_SIZE = 32 * 1024;
         public static final long DEFAULT_MAX_BYTES_IN_FLIGHT = 128 * Bytes.MiB;
         public static final long DEFAULT_MEMORY_LIMIT = 512 * Bytes.MiB;
@@ -62,6 +67,8 @@ public final class WriterConfig {
         private Path outputDir;
         private boolean fsync;
         private MergeCopy mergeCopy = MergeCopy.TRANSFER;
+        private int mergerThreads = DEFAULT_MERGER_THREADS;
+        private boolean materialize;
 
         public Builder partitions(int v) {
             partitions = v;
@@ -108,6 +115,17 @@ public final class WriterConfig {
             return this;
         }
 
+        public Builder mergerThreads(int v) {
+            mergerThreads = v;
+            return this;
+        }
+
+        /** For {@code async}: write Spark's data and index files at commit instead of only a segment catalog. */
+        public Builder materialize(boolean v) {
+            materialize = v;
+            return this;
+        }
+
         /** Validates every parameter; creates nothing. */
         public WriterConfig build() {
             if (partitions < 1) {
@@ -120,6 +138,9 @@ public final class WriterConfig {
                 throw new InvalidParameterException("buffer-size", bufferSizeRequested, "a size from 1 byte to 1g");
             }
             bufferSize = (int) bufferSizeRequested;
+            if (mergerThreads < 1) {
+                throw new InvalidParameterException("merger-threads", mergerThreads, "an integer >= 1");
+            }
             if (maxBytesInFlight < 1) {
                 throw new InvalidParameterException("max-bytes-in-flight", maxBytesInFlight, "a size >= 1 byte");
             }
