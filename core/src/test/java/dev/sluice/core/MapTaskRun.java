@@ -34,6 +34,14 @@ public final class MapTaskRun implements AutoCloseable {
             throw e;
         }
         this.reference = Reference.compute(input, partitioning.create(partitions, MAP_ID));
+        this.heldBytes = allocator.getAllocatedMemory();
+    }
+
+    private long heldBytes;
+
+    /** Arrow bytes the input and its records hold (writers' memory is measured against this). */
+    public long heldBytes() {
+        return heldBytes;
     }
 
     public MapTask task() {

@@ -36,8 +36,12 @@ public final class CountedStorage {
         return counters;
     }
 
-    /** Creates a new file for writing; fails if it exists. */
+    /** Creates a new file for writing, and its directory if missing; fails if the file exists. */
     public WritableFile create(Path path) throws IOException {
+        Path parent = path.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            Files.createDirectories(parent);
+        }
         FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         live.add(path);
         counters.recordCreate();

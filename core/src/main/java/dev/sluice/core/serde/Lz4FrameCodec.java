@@ -59,6 +59,20 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
         return CompressionUtil.CodecType.LZ4_FRAME;
     }
 
+    /**
+     * As Arrow's, but the input buffer is released when compression fails too: Arrow's {@code VectorUnloader} retains
+     * each buffer before compressing it and relies on the codec to release it.
+     */
+    @Override
+    public ArrowBuf compress(BufferAllocator allocator, ArrowBuf uncompressed) {
+        try {
+            return super.compress(allocator, uncompressed);
+        } catch (RuntimeException | Error e) {
+            uncompressed.close();
+            throw e;
+        }
+    }
+
     @Override
     protected ArrowBuf doCompress(BufferAllocator ignored, ArrowBuf uncompressed) {
         long length = uncompressed.writerIndex();

@@ -6,6 +6,8 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
+import java.util.ArrayList;
+import java.util.List;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import net.jpountz.lz4.LZ4BlockOutputStream;
@@ -17,6 +19,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.WriteChannel;
@@ -85,8 +88,7 @@ public final class RecordSerializer {
     /** Writes one record batch message for {@code slice} to {@code out}; returns the bytes written. */
     public long writeRecord(VectorSchemaRoot slice, WritableByteChannel out) throws IOException {
         CountingChannel counted = new CountingChannel(out);
-        VectorUnloader unloader = new VectorUnloader(slice, true, bodyCodec, true);
-        try (ArrowRecordBatch batch = unloader.getRecordBatch()) {
+        try (ArrowRecordBatch batch = unload(slice)) {
             if (codec == ShuffleCodec.LZ4_BLOCK) {
                 LZ4BlockOutputStream lz4 = lz4Block(Channels.newOutputStream(counted));
                 MessageSerializer.serialize(new WriteChannel(Channels.newChannel(lz4)), batch, IPC);
@@ -141,8 +143,7 @@ public final class RecordSerializer {
             out.writeBytes(bytes.toByteArray());
             return out;
         }
-        VectorUnloader unloader = new VectorUnloader(slice, true, bodyCodec, true);
-        try (ArrowRecordBatch batch = unloader.getRecordBatch()) {
+        try (ArrowRecordBatch batch = unload(slice)) {
             CountingChannel sizing = new CountingChannel(null);
             MessageSerializer.serialize(new WriteChannel(sizing), batch, IPC);
             int size = Math.toIntExact(sizing.bytes);
@@ -157,6 +158,54 @@ public final class RecordSerializer {
                 out.release();
                 throw e;
             }
+        }
+    }
+
+    /**
+     * The slice as a record batch, its buffers compressed by the body codec. Arrow's {@code VectorUnloader} drops the
+     * buffers it already compressed when a later one fails; here they are released.
+     */
+    private ArrowRecordBatch unload(VectorSchemaRoot slice) {
+        if (codec != ShuffleCodec.LZ4_FRAME) {
+            return new VectorUnloader(slice, true, bodyCodec, true).getRecordBatch();
+        }
+        TrackingCodec tracking = new TrackingCodec(bodyCodec);
+        try {
+            return new VectorUnloader(slice, true, tracking, true).getRecordBatch();
+        } catch (RuntimeException | Error e) {
+            tracking.releaseOutputs();
+            throw e;
+        }
+    }
+
+    /** Remembers what a codec produced during one unload, to release it if the unload fails. */
+    private static final class TrackingCodec implements CompressionCodec {
+        private final CompressionCodec codec;
+        private final List<ArrowBuf> outputs = new ArrayList<>();
+
+        TrackingCodec(CompressionCodec codec) {
+            this.codec = codec;
+        }
+
+        @Override
+        public ArrowBuf compress(BufferAllocator allocator, ArrowBuf uncompressed) {
+            ArrowBuf out = codec.compress(allocator, uncompressed);
+            outputs.add(out);
+            return out;
+        }
+
+        @Override
+        public ArrowBuf decompress(BufferAllocator allocator, ArrowBuf compressed) {
+            return codec.decompress(allocator, compressed);
+        }
+
+        @Override
+        public CompressionUtil.CodecType getCodecType() {
+            return codec.getCodecType();
+        }
+
+        void releaseOutputs() {
+            outputs.forEach(ArrowBuf::close);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.core.write;
 
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
@@ -19,6 +20,7 @@ public final class BoundedPool implements AutoCloseable {
     private final String name;
     private final ThreadPoolExecutor executor;
     private final Semaphore admission;
+    private final List<Thread> started = new CopyOnWriteArrayList<>();
 
     public BoundedPool(String name, int threads, int backlog) {
         this.name = name;
@@ -30,6 +32,7 @@ public final class BoundedPool implements AutoCloseable {
                 new LinkedBlockingQueue<>(backlog + threads), r -> {
                     Thread t = new Thread(r, name + "-" + count.getAndIncrement());
                     t.setDaemon(true);
+                    started.add(t);
                     return t;
                 });
     }
@@ -78,6 +81,13 @@ public final class BoundedPool implements AutoCloseable {
                 List<Runnable> never = executor.shutdownNow();
                 if (!executor.awaitTermination(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                     throw new IllegalStateException(name + " threads did not stop; " + never.size() + " tasks never ran");
+                }
+            }
+            // A terminated pool's last threads may still be exiting: wait until they are gone.
+            for (Thread t : started) {
+                t.join(TimeUnit.SECONDS.toMillis(STOP_TIMEOUT_SECONDS));
+                if (t.isAlive()) {
+                    throw new IllegalStateException(t.getName() + " did not stop");
                 }
             }
         } catch (InterruptedException e) {

@@ -171,6 +171,42 @@ class SluiceCliTest {
         assertEquals(fingerprint(json), fingerprint(again.out));
     }
 
+    @ParameterizedTest
+    @CsvSource({"buffered", "async"})
+    void consolidatingStrategiesReportTheSameFields(String strategy) {
+        Path out = tmp.resolve(strategy);
+        Result r = run(with(validArgs(out), "--strategy", strategy));
+        assertEquals(0, r.status, r.err);
+        for (String key : List.of("strategy", "committedBytes", "bytesWritten", "amplification", "writeCalls",
+                "filesCreated", "filesLeft", "peakBufferedBytes", "spilledBytes", "millis", "procSelfIo")) {
+            assertTrue(r.out.contains("\"" + key + "\":"), key + " missing from " + r.out);
+        }
+        assertTrue(r.out.contains("\"verified\":true"), r.out);
+        assertTrue(r.out.contains("\"strategy\":\"" + strategy + "\""), r.out);
+    }
+
+    @Test
+    void asyncWithA4MiBLimitOn20MBStaysUnderItAndVerifies() {
+        Path out = tmp.resolve("async-4m");
+        List<String> args = with(with(with(validArgs(out), "--strategy", "async"), "--scale", "5"), "--memory-limit", "4m");
+        Result r = run(with(args, "--partitions", "200"));
+        assertEquals(0, r.status, r.err);
+        assertTrue(r.out.contains("\"inputBytes\":20"), r.out);
+        long peak = number(r.out, "peakBufferedBytes");
+        assertTrue(peak > 0 && peak <= 4 * 1024 * 1024, "peakBufferedBytes " + peak);
+        assertTrue(number(r.out, "spilledBytes") > 0, r.out);
+        assertTrue(r.out.contains("\"verified\":true"), r.out);
+    }
+
+    private static long number(String json, String key) {
+        int at = json.indexOf("\"" + key + "\":") + key.length() + 3;
+        int end = at;
+        while (end < json.length() && (Character.isDigit(json.charAt(end)) || json.charAt(end) == '-')) {
+            end++;
+        }
+        return Long.parseLong(json.substring(at, end));
+    }
+
     private static String fingerprint(String json) {
         int at = json.indexOf("\"fingerprint\":\"") + 15;
         return json.substring(at, json.indexOf('"', at));

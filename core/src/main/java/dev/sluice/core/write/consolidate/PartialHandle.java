@@ -116,21 +116,33 @@ final class PartialHandle implements SegmentSource {
         }
     }
 
+    /** Moves the handle to a file, atomically: if writing what it holds fails, the file is removed again. */
     private void spillLocked() throws IOException {
-        path = spillPath.get();
-        file = storage.create(path);
-        if (buffer != null) {
-            if (size > 0) {
-                file.write(buffer.nioBuffer(0, (int) size));
+        Path newPath = spillPath.get();
+        WritableFile newFile = storage.create(newPath);
+        try {
+            if (buffer != null && size > 0) {
+                newFile.write(buffer.nioBuffer(0, (int) size));
                 storage.counters().recordSpill(size);
             }
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                newFile.close();
+                storage.delete(newPath);
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+        path = newPath;
+        file = newFile;
+        if (buffer != null) {
             freeBuffer();
         }
         // The file's write buffer is memory too; without room for it, bytes go straight to the file.
-        int fileBufferSize = memory.tryReserve(FILE_BUFFER) ? FILE_BUFFER : 0;
-        if (fileBufferSize > 0) {
-            fileBuffer = allocator.directBuffer(fileBufferSize, fileBufferSize);
-            fileOut = new BufferedFileChannel(file, fileBuffer.nioBuffer(0, fileBufferSize));
+        if (memory.tryReserve(FILE_BUFFER)) {
+            fileBuffer = allocator.directBuffer(FILE_BUFFER, FILE_BUFFER);
+            fileOut = new BufferedFileChannel(file, fileBuffer.nioBuffer(0, FILE_BUFFER));
         } else {
             fileOut = new BufferedFileChannel(file, ByteBuffer.allocate(0));
         }
@@ -236,6 +248,8 @@ final class PartialHandle implements SegmentSource {
                 closeFile();
             } catch (IOException e) {
                 failure = e;
+            } catch (RuntimeException e) {
+                failure = new IOException("closing partial file " + path + " failed", e);
             }
             if (buffer != null) {
                 freeBuffer();

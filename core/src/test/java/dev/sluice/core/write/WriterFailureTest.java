@@ -1,0 +1,221 @@
+package dev.sluice.core.write;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.core.Leaks;
+import dev.sluice.core.MapTaskRun;
+import dev.sluice.core.input.DataSize;
+import dev.sluice.core.input.InputSpec;
+import dev.sluice.core.io.Bytes;
+import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.IoFaults;
+import dev.sluice.core.io.WriteKind;
+import dev.sluice.core.output.MapOutput;
+import dev.sluice.core.partition.Partitioning;
+import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.serde.ShuffleCodec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.AllocationListener;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every strategy, failing in each way upstream hung or leaked: a compression task that throws, storage failing inside
+ * the background work, the task thread interrupted, an abort mid-run. Each fails promptly with its cause and leaves
+ * no file, no memory and no thread.
+ */
+class WriterFailureTest {
+    @TempDir
+    Path dir;
+
+    static Stream<ShuffleWriterFactory> strategies() {
+        return Strategies.all();
+    }
+
+    private static InputSpec input() {
+        return InputSpec.of(DataSize.TINY, 0.25).withRowsPerBatch(2048);
+    }
+
+    /** A small memory limit and in-flight quota, so that spills happen and the task thread waits. */
+    private WriterConfig config(int partitions) {
+        return WriterConfig.builder().partitions(partitions).threads(3).mergerThreads(2).bufferSize(4096)
+                .maxBytesInFlight(64 * 1024).memoryLimit(256 * Bytes.KiB).codec(ShuffleCodec.LZ4_FRAME)
+                .outputDir(dir).build();
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
+    @Timeout(60)
+    void aCompressionTaskThatThrowsFailsTheWriterWithItsCause(ShuffleWriterFactory factory) throws Exception {
+        FailingCompression failing = new FailingCompression();
+        try (BufferAllocator allocator = new RootAllocator(failing, Long.MAX_VALUE);
+             MapTaskRun run = new MapTaskRun(input(), Partitioning.HASH, 7, allocator)) {
+            failing.armAfter(40);
+            Exception e = assertThrows(Exception.class,
+                    () -> writeAll(factory, run, run.records.records(), new CountedStorage(), allocator));
+            assertTrue(causes(e).contains("injected compression failure"), causes(e));
+            assertClean(allocator, run, factory.name() + " compression failure");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
+    @Timeout(120)
+    void storageFailingAtAnyWriteCallInsideTheWriterLeavesNothing(ShuffleWriterFactory factory) throws Exception {
+        try (BufferAllocator allocator = new RootAllocator();
+             MapTaskRun run = new MapTaskRun(input(), Partitioning.ROUNDROBIN, 7, allocator)) {
+            CountedStorage counting = new CountedStorage();
+            try (MapOutput output = writeAll(factory, run, run.records.records(), counting, allocator)) {
+                output.delete(counting);
+            }
+            long calls = counting.counters().snapshot().writeCalls;
+            assertTrue(calls >= 3, factory.name() + ": too few write calls to sweep: " + calls);
+            assertTrue(counting.counters().snapshot().spilledBytes > 0 || factory.name().equals("per-batch"),
+                    factory.name() + " did not spill: the sweep would not reach the merger's writes");
+            // Spills depend on timing, so a run may make fewer calls than the counting run: such a run must then
+            // succeed and verify. Most must fail.
+            long step = Math.max(1, calls / 60);
+            int failed = 0;
+            int runs = 0;
+            for (long k = 1; k <= calls; k += step) {
+                runs++;
+                CountedStorage failing = new CountedStorage(IoFaults.failingWriteCall(k));
+                try (MapOutput output = writeAll(factory, run, run.records.records(), failing, allocator)) {
+                    assertTrue(ConsolidatingMemoryTest.verify(run, output, failing, config(7), allocator).ok());
+                    output.delete(failing);
+                } catch (Exception e) {
+                    failed++;
+                    assertTrue(causes(e).contains("injected fault: write call #"), causes(e));
+                }
+                assertClean(allocator, run, factory.name() + " failing at write call #" + k);
+            }
+            assertTrue(failed * 2 >= runs, factory.name() + ": only " + failed + " of " + runs + " runs failed");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
+    @Timeout(60)
+    void anInterruptOfTheTaskThreadStopsTheWriterCleanly(ShuffleWriterFactory factory) throws Exception {
+        IoFaults slowDisk = new IoFaults() {
+            @Override
+            public void beforeWrite(long callNumber, Path file, long bytes, WriteKind kind) throws IOException {
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted", e);
+                }
+            }
+        };
+        try (BufferAllocator allocator = new RootAllocator();
+             MapTaskRun run = new MapTaskRun(InputSpec.of(DataSize.TINY, 1).withRowsPerBatch(2048),
+                     Partitioning.HASH, 7, allocator)) {
+            CountDownLatch started = new CountDownLatch(1);
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread task = new Thread(() -> {
+                try {
+                    writeAll(factory, run, run.records.records(), new CountedStorage(slowDisk), allocator, started);
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            }, "map-task");
+            task.start();
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            Thread.sleep(50);
+            task.interrupt();
+            task.join(TimeUnit.SECONDS.toMillis(30));
+            assertTrue(!task.isAlive(), "task thread still running after its interrupt");
+            assertTrue(thrown.get() != null, "the writer finished despite the interrupt");
+            assertTrue(causes(thrown.get()).contains("Interrupt"), causes(thrown.get()));
+            assertClean(allocator, run, factory.name() + " interrupted");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
+    @Timeout(60)
+    void abortMidRunLeavesNothingAndRefusesMoreRecords(ShuffleWriterFactory factory) throws Exception {
+        try (BufferAllocator allocator = new RootAllocator();
+             MapTaskRun run = new MapTaskRun(input(), Partitioning.HASH, 7, allocator)) {
+            CountedStorage storage = new CountedStorage();
+            try (ShuffleExecutor executor = factory.createExecutor(config(7), storage, allocator)) {
+                ShuffleWriter writer = executor.createMapOutputWriter(run.task());
+                List<ShuffleRecord> records = run.records.records();
+                for (ShuffleRecord record : records.subList(0, records.size() / 2)) {
+                    writer.write(record);
+                }
+                writer.abort(new IOException("map task killed"));
+                assertThrows(IllegalStateException.class, () -> writer.write(records.get(records.size() / 2)));
+                assertThrows(IllegalStateException.class, writer::commit);
+                writer.close();
+                assertEquals(0, storage.filesLeft());
+            }
+            assertClean(allocator, run, factory.name() + " aborted");
+        }
+    }
+
+    private MapOutput writeAll(ShuffleWriterFactory factory, MapTaskRun run, List<ShuffleRecord> records,
+                               CountedStorage storage, BufferAllocator allocator) throws Exception {
+        return writeAll(factory, run, records, storage, allocator, new CountDownLatch(1));
+    }
+
+    private MapOutput writeAll(ShuffleWriterFactory factory, MapTaskRun run, List<ShuffleRecord> records,
+                               CountedStorage storage, BufferAllocator allocator, CountDownLatch started)
+            throws Exception {
+        try (ShuffleExecutor executor = factory.createExecutor(config(7), storage, allocator);
+             ShuffleWriter writer = executor.createMapOutputWriter(run.task())) {
+            started.countDown();
+            for (ShuffleRecord record : records) {
+                writer.write(record);
+            }
+            return writer.commit();
+        }
+    }
+
+    private void assertClean(BufferAllocator allocator, MapTaskRun run, String what) throws IOException {
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(), left.map(p -> p.getFileName().toString()).collect(Collectors.toList()), what);
+        }
+        Leaks.assertNone(allocator, run.heldBytes(), what);
+    }
+
+    private static String causes(Throwable e) {
+        StringBuilder all = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            all.append(t).append(" <- ");
+        }
+        return all.toString();
+    }
+
+    /** Fails the n-th Arrow allocation made on a writer thread (where records are serialized and compressed). */
+    private static final class FailingCompression implements AllocationListener {
+        private final AtomicInteger countdown = new AtomicInteger(Integer.MAX_VALUE);
+
+        void armAfter(int allocations) {
+            countdown.set(allocations);
+        }
+
+        @Override
+        public void onPreAllocation(long size) {
+            if (Thread.currentThread().getName().contains("-writer-") && countdown.decrementAndGet() < 0) {
+                throw new IllegalStateException("injected compression failure");
+            }
+        }
+    }
+}
