@@ -144,9 +144,9 @@ public final class RecordSerializer {
             return out;
         }
         try (ArrowRecordBatch batch = unload(slice)) {
-            CountingChannel sizing = new CountingChannel(null);
-            MessageSerializer.serialize(new WriteChannel(sizing), batch, IPC);
-            int size = Math.toIntExact(sizing.bytes);
+            // An IPC message: continuation token and length, metadata padded to 8 bytes, then the (aligned) body.
+            long metadata = MessageSerializer.serializeMetadata(batch, IPC).remaining();
+            int size = Math.toIntExact(align8(8 + metadata) + batch.computeBodyLength());
             ByteBuf out = allocator.directBuffer(size, size);
             try {
                 MessageSerializer.serialize(new WriteChannel(new ByteBufChannel(out)), batch, IPC);
@@ -246,23 +246,16 @@ public final class RecordSerializer {
             this.out = out;
         }
 
-        /** With no channel, only counts (a sizing pass). */
         @Override
         public int write(ByteBuffer src) throws IOException {
-            int n;
-            if (out == null) {
-                n = src.remaining();
-                src.position(src.limit());
-            } else {
-                n = out.write(src);
-            }
+            int n = out.write(src);
             bytes += n;
             return n;
         }
 
         @Override
         public boolean isOpen() {
-            return out == null || out.isOpen();
+            return out.isOpen();
         }
 
         @Override
