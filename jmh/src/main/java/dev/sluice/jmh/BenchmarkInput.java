@@ -1,0 +1,64 @@
+package dev.sluice.jmh;
+
+import dev.sluice.core.input.BatchGenerator;
+import dev.sluice.core.input.DataSize;
+import dev.sluice.core.input.InputSpec;
+import dev.sluice.core.input.KeyDistribution;
+import dev.sluice.core.input.MapTaskInput;
+import dev.sluice.core.input.SchemaSpec;
+import dev.sluice.core.partition.Partitioning;
+import dev.sluice.core.verify.Reference;
+import java.util.Locale;
+import org.apache.arrow.memory.BufferAllocator;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The input parameters every benchmark shares, and the generation of one map task's input from them: the same
+ * parameters give the same bytes in every fork, so every strategy is measured on identical input.
+ */
+@State(Scope.Benchmark)
+public abstract class BenchmarkInput {
+    @Param({"small"})
+    public String size;
+
+    @Param({"1"})
+    public double scale;
+
+    @Param({"200"})
+    public int partitions;
+
+    @Param({"32768"})
+    public int rowsPerBatch;
+
+    @Param({"hash"})
+    public String partitioning;
+
+    @Param({"uniform"})
+    public String keys;
+
+    @Param({"42"})
+    public long seed;
+
+    protected InputSpec inputSpec() {
+        return new InputSpec(DataSize.parse("size", size), scale, rowsPerBatch, KeyDistribution.parse("keys", keys),
+                seed, SchemaSpec.defaults());
+    }
+
+    protected Partitioning partitioningScheme() {
+        return Partitioning.parse("partitioning", partitioning);
+    }
+
+    protected MapTaskInput generate(BufferAllocator allocator) {
+        InputSpec spec = inputSpec();
+        MapTaskInput input = BatchGenerator.generate(spec, allocator);
+        System.out.printf(Locale.ROOT, "%nsluice input: %s x %s, %d rows, %d bytes, %d batches, fingerprint %s%n",
+                size, scale, input.rows(), input.bytes(), input.batches().size(), input.fingerprint());
+        return input;
+    }
+
+    protected Reference reference(MapTaskInput input, long mapId) {
+        return Reference.compute(input, partitioningScheme().create(partitions, mapId));
+    }
+}

@@ -1,0 +1,153 @@
+package dev.sluice.jmh;
+
+import dev.sluice.core.input.MapTaskInput;
+import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.WritableFile;
+import dev.sluice.core.partition.PartitionedInput;
+import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.serde.RecordSerializer;
+import dev.sluice.core.serde.ShuffleCodec;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The physical limit, measured in the same run: a sequential write, in 4 MiB calls, of as many bytes as a map task's
+ * data file holds for the same input and codec, to the same directory, with the same fsync choice. A strategy's time
+ * divided by this one's says how close it gets to what the disk does.
+ */
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 1)
+@Measurement(iterations = 3)
+@Fork(value = 1, jvmArgsAppend = {JvmFlags.ADD_OPENS, JvmFlags.HEAP_MIN, JvmFlags.HEAP_MAX, JvmFlags.NO_LEAK_DETECTION})
+@State(Scope.Benchmark)
+public class RawWriteBenchmark extends BenchmarkInput {
+    static final int WRITE_SIZE = 4 << 20;
+
+    @Param({"lz4-frame"})
+    public String codec;
+
+    @Param({"false"})
+    public boolean sync;
+
+    private CountedStorage storage;
+    private Path dir;
+    private Path file;
+    private ByteBuffer chunk;
+    private long bytes;
+
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+        bytes = dataFileBytes();
+        System.out.printf("sluice raw write: %d bytes in %d-byte writes%n", bytes, WRITE_SIZE);
+        dir = Files.createTempDirectory(Paths.get(System.getProperty(ShuffleBenchmarkBase.DIR_PROPERTY,
+                System.getProperty("java.io.tmpdir"))), "sluice-raw-");
+        chunk = ByteBuffer.allocateDirect(WRITE_SIZE);
+        SplittableRandom random = new SplittableRandom(seed);
+        while (chunk.remaining() >= Long.BYTES) {
+            chunk.putLong(random.nextLong());
+        }
+        storage = new CountedStorage();
+        IoMetrics.register(storage);
+    }
+
+    /** Bytes of the data file a strategy writes for this input and codec: every partition's stream. */
+    private long dataFileBytes() throws IOException {
+        try (BufferAllocator allocator = new RootAllocator();
+             MapTaskInput input = generate(allocator);
+             PartitionedInput records = PartitionedInput.partition(input, partitioningScheme().create(partitions, 0),
+                     allocator)) {
+            RecordSerializer serializer = new RecordSerializer(input.schema(), ShuffleCodec.parse("codec", codec), allocator);
+            Counting counting = new Counting();
+            boolean[] started = new boolean[partitions];
+            for (ShuffleRecord record : records.records()) {
+                started[record.partitionId()] = true;
+                serializer.writeRecord(record.slice(), counting);
+            }
+            long total = counting.bytes;
+            for (boolean s : started) {
+                total += s ? serializer.streamHeader().length + serializer.endOfStream().length : 0;
+            }
+            return total;
+        }
+    }
+
+    @Benchmark
+    public long writeSequentially() throws IOException {
+        file = dir.resolve("raw-" + System.nanoTime());
+        long written = 0;
+        try (WritableFile out = storage.create(file)) {
+            while (written < bytes) {
+                chunk.clear();
+                chunk.limit((int) Math.min(WRITE_SIZE, bytes - written));
+                written += out.write(chunk);
+            }
+            if (sync) {
+                out.force();
+            }
+        }
+        storage.markCommitted(file, written);
+        IoMetrics.mapTaskDone(WRITE_SIZE);
+        return written;
+    }
+
+    @Setup(Level.Iteration)
+    public void beforeIteration() {
+        IoMetrics.operationsStarting();
+    }
+
+    @TearDown(Level.Iteration)
+    public void afterIteration() throws IOException {
+        IoMetrics.operationsEnded();
+        if (file != null) {
+            storage.delete(file);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        IoMetrics.register(null);
+        Files.deleteIfExists(dir);
+    }
+
+    private static final class Counting implements WritableByteChannel {
+        long bytes;
+
+        @Override
+        public int write(ByteBuffer src) {
+            int n = src.remaining();
+            src.position(src.limit());
+            bytes += n;
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {}
+    }
+}

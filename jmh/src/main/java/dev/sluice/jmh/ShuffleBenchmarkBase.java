@@ -1,0 +1,145 @@
+package dev.sluice.jmh;
+
+import dev.sluice.core.io.Bytes;
+import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.output.MapOutput;
+import dev.sluice.core.output.PartitionReader;
+import dev.sluice.core.partition.PartitionedInput;
+import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.verify.Reference;
+import dev.sluice.core.verify.VerificationResult;
+import dev.sluice.core.verify.Verifier;
+import dev.sluice.core.write.MapTask;
+import dev.sluice.core.write.ShuffleExecutor;
+import dev.sluice.core.write.ShuffleWriter;
+import dev.sluice.core.write.ShuffleWriterFactory;
+import dev.sluice.core.write.ShuffleWriters;
+import dev.sluice.core.write.WriterConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Comparator;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.openjdk.jmh.annotations.Param;
+
+/**
+ * What the shuffle-write benchmarks share: a strategy's executor (its pools serve every JMH thread, as an executor
+ * serves concurrent map tasks), storage counted for {@link ShuffleIoProfiler}, one verified write per trial before
+ * anything is measured, and the removal of each iteration's output outside the measured region.
+ */
+public abstract class ShuffleBenchmarkBase extends BenchmarkInput {
+    /** Map output and scratch files go under this directory (a fresh subdirectory per trial). */
+    public static final String DIR_PROPERTY = "sluice.dir";
+
+    @Param({"per-batch", "buffered", "async"})
+    public String strategy;
+
+    @Param({"lz4-frame"})
+    public String codec;
+
+    @Param({"16"})
+    public int threads;
+
+    @Param({"512m"})
+    public String memoryLimit;
+
+    /** fsync of data and index files at commit. */
+    @Param({"false"})
+    public boolean sync;
+
+    protected BufferAllocator allocator;
+    protected CountedStorage storage;
+    protected ShuffleExecutor executor;
+    protected WriterConfig config;
+    protected Reference reference;
+    protected Schema schema;
+    private Path dir;
+    private final Queue<MapOutput> outputs = new ConcurrentLinkedQueue<>();
+    private final AtomicLong mapIds = new AtomicLong();
+
+    /** Generates the input (and whatever the benchmark keeps of it); sets {@link #reference} and {@link #schema}. */
+    protected abstract void prepareInput() throws Exception;
+
+    protected abstract void releaseInput();
+
+    protected void startTrial() throws Exception {
+        allocator = new RootAllocator();
+        prepareInput();
+        dir = Files.createTempDirectory(Paths.get(System.getProperty(DIR_PROPERTY, System.getProperty("java.io.tmpdir"))),
+                "sluice-jmh-");
+        config = WriterConfig.builder().partitions(partitions).threads(threads)
+                .memoryLimit(Bytes.parse(memoryLimit)).codec(ShuffleCodec.parse("codec", codec)).fsync(sync)
+                .outputDir(dir).build();
+        storage = new CountedStorage();
+        ShuffleWriterFactory factory = ShuffleWriters.find("strategy", strategy);
+        executor = factory.createExecutor(config, storage, allocator);
+        IoMetrics.register(storage);
+    }
+
+    /** Writes one map task outside the measured region and reads it back: wrong bytes fail the benchmark. */
+    protected void verifyOnce(PartitionedInput records) throws Exception {
+        MapOutput output = writeMapTask(records);
+        outputs.remove(output);
+        try (output; PartitionReader reader = output.openReader(storage)) {
+            VerificationResult result = Verifier.verify(reader, reference, schema, config.codec, allocator);
+            if (!result.ok()) {
+                throw new IllegalStateException("strategy " + strategy + " wrote wrong bytes: " + result);
+            }
+            System.out.printf("sluice verify: %s %s%n", strategy, result);
+        } finally {
+            output.delete(storage);
+        }
+    }
+
+    /** One map task: a fresh writer, every record, commit. */
+    protected MapOutput writeMapTask(PartitionedInput records) throws IOException, InterruptedException {
+        MapOutput output;
+        long peak;
+        try (ShuffleWriter writer = executor.createMapOutputWriter(new MapTask(0, mapIds.getAndIncrement(), schema))) {
+            for (ShuffleRecord record : records.records()) {
+                writer.write(record);
+            }
+            output = writer.commit();
+            peak = writer.peakBufferedBytes();
+        }
+        outputs.add(output);
+        IoMetrics.mapTaskDone(peak);
+        return output;
+    }
+
+    protected void endIteration() throws IOException {
+        IoMetrics.operationsEnded();
+        deleteOutputs();
+    }
+
+    private void deleteOutputs() throws IOException {
+        MapOutput output;
+        while ((output = outputs.poll()) != null) {
+            try (MapOutput o = output) {
+                o.delete(storage);
+            }
+        }
+    }
+
+    protected void endTrial() throws IOException {
+        IoMetrics.register(null);
+        try {
+            deleteOutputs();
+            executor.close();
+        } finally {
+            releaseInput();
+            allocator.close();
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+}
