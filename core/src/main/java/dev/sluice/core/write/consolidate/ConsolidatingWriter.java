@@ -75,7 +75,8 @@ public abstract class ConsolidatingWriter implements ShuffleWriter {
 
     /** PR-13724's commit: merge every batch's partial into Spark's data and index files, then free the partials. */
     protected final MapOutput mergeIntoDataFile() throws IOException {
-        MapOutput output = SparkLayoutMerge.write(batches, config.partitions, serializer, storage, files, config.fsync);
+        MapOutput output = SparkLayoutMerge.write(batches, config.partitions, serializer, storage, files, config.fsync,
+                memory, buffers);
         releasePartials(null);
         return output;
     }

@@ -1,0 +1,121 @@
+package dev.sluice.jmh.report;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Compares two JMH results benchmark by benchmark: the ratio new/base with a confidence interval built from both
+ * errors (JMH's 99.9% intervals, combined conservatively: the ratio of the interval ends), and a verdict. A benchmark
+ * is "slower" when the whole interval lies above 1 + threshold (for times; below 1 - threshold for throughputs), so
+ * a guard in someone's CI fails only on a slowdown that is both real and large enough.
+ */
+final class Compare {
+    enum Verdict {
+        FASTER("faster"), SLOWER("SLOWER"), SLOWER_WITHIN_THRESHOLD("slower, within threshold"),
+        NO_DIFFERENCE("no significant difference"), NO_ERROR_ESTIMATE("no error estimate (one sample?)"),
+        ONLY_IN_BASE("only in base"), ONLY_IN_NEW("only in new");
+
+        final String text;
+
+        Verdict(String text) {
+            this.text = text;
+        }
+    }
+
+    static final class Line {
+        final String key;
+        final JmhResults.Row base;
+        final JmhResults.Row fresh;
+        final double ratio;
+        final double low;
+        final double high;
+        final Verdict verdict;
+
+        Line(String key, JmhResults.Row base, JmhResults.Row fresh, double ratio, double low, double high, Verdict verdict) {
+            this.key = key;
+            this.base = base;
+            this.fresh = fresh;
+            this.ratio = ratio;
+            this.low = low;
+            this.high = high;
+            this.verdict = verdict;
+        }
+    }
+
+    private Compare() {}
+
+    static List<Line> compare(List<JmhResults.Row> base, List<JmhResults.Row> fresh, double threshold) {
+        Map<String, JmhResults.Row> byKey = new LinkedHashMap<>();
+        for (JmhResults.Row r : base) {
+            byKey.put(key(r), r);
+        }
+        List<Line> lines = new ArrayList<>();
+        for (JmhResults.Row n : fresh) {
+            String k = key(n);
+            JmhResults.Row b = byKey.remove(k);
+            if (b == null) {
+                lines.add(new Line(k, null, n, Double.NaN, Double.NaN, Double.NaN, Verdict.ONLY_IN_NEW));
+                continue;
+            }
+            lines.add(line(k, b, n, threshold));
+        }
+        byKey.forEach((k, b) -> lines.add(new Line(k, b, null, Double.NaN, Double.NaN, Double.NaN, Verdict.ONLY_IN_BASE)));
+        return lines;
+    }
+
+    private static Line line(String key, JmhResults.Row b, JmhResults.Row n, double threshold) {
+        double ratio = n.score / b.score;
+        if (Double.isNaN(b.error) || Double.isNaN(n.error)) {
+            return new Line(key, b, n, ratio, Double.NaN, Double.NaN, Verdict.NO_ERROR_ESTIMATE);
+        }
+        double low = Math.max(0, n.score - n.error) / (b.score + b.error);
+        double high = b.score - b.error <= 0 ? Double.POSITIVE_INFINITY : (n.score + n.error) / (b.score - b.error);
+        boolean lowerIsBetter = !n.unit.startsWith("ops/");
+        Verdict verdict;
+        if (lowerIsBetter) {
+            verdict = low > 1 + threshold ? Verdict.SLOWER : low > 1 ? Verdict.SLOWER_WITHIN_THRESHOLD
+                    : high < 1 ? Verdict.FASTER : Verdict.NO_DIFFERENCE;
+        } else {
+            verdict = high < 1 - threshold ? Verdict.SLOWER : high < 1 ? Verdict.SLOWER_WITHIN_THRESHOLD
+                    : low > 1 ? Verdict.FASTER : Verdict.NO_DIFFERENCE;
+        }
+        return new Line(key, b, n, ratio, low, high, verdict);
+    }
+
+    static String key(JmhResults.Row r) {
+        StringBuilder k = new StringBuilder(r.benchmark.replaceFirst("^.*\\.([^.]+\\.[^.]+)$", "$1"));
+        r.params.forEach((name, value) -> k.append(' ').append(name).append('=').append(value));
+        return k.toString();
+    }
+
+    /** Prints the comparison; returns whether some benchmark got slower beyond the threshold. */
+    static boolean print(List<Line> lines, double threshold, PrintStream out) {
+        out.printf(Locale.ROOT, "Threshold: %.1f%%. Ratio = new / base with a conservative interval from both 99.9%% errors.%n%n", threshold * 100);
+        out.println("| benchmark | base | new | ratio [interval] | verdict |");
+        out.println("|---|---|---|---|---|");
+        boolean slower = false;
+        for (Line l : lines) {
+            slower |= l.verdict == Verdict.SLOWER;
+            out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", l.key, score(l.base), score(l.fresh),
+                    Double.isNaN(l.ratio) ? "-" : Double.isNaN(l.low)
+                            ? String.format(Locale.ROOT, "%.3f", l.ratio)
+                            : String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", l.ratio, l.low, l.high),
+                    l.verdict.text);
+        }
+        out.println();
+        out.println(slower ? "Result: at least one benchmark is SLOWER beyond the threshold." : "Result: no benchmark is slower beyond the threshold.");
+        return slower;
+    }
+
+    private static String score(JmhResults.Row r) {
+        if (r == null) {
+            return "-";
+        }
+        return Double.isNaN(r.error) ? String.format(Locale.ROOT, "%.3f %s", r.score, r.unit)
+                : String.format(Locale.ROOT, "%.3f ± %.3f %s", r.score, r.error, r.unit);
+    }
+}

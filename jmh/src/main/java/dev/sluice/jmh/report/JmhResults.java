@@ -1,0 +1,74 @@
+package dev.sluice.jmh.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+
+/** The results of a JMH run ({@code -rf json}), one row per benchmark and parameter set. */
+public final class JmhResults {
+    /** One benchmark run: its name, parameters, score with error, and secondary metrics by key. */
+    public static final class Row {
+        public final String benchmark;
+        public final Map<String, String> params;
+        public final double score;
+        public final double error;
+        public final String unit;
+        public final int samples;
+        private final Map<String, Double> secondary;
+
+        Row(String benchmark, Map<String, String> params, double score, double error, String unit, int samples,
+            Map<String, Double> secondary) {
+            this.benchmark = benchmark;
+            this.params = params;
+            this.score = score;
+            this.error = error;
+            this.unit = unit;
+            this.samples = samples;
+            this.secondary = secondary;
+        }
+
+        public String param(String name) {
+            return params.getOrDefault(name, "");
+        }
+
+        public OptionalDouble metric(String key) {
+            Double v = secondary.get(key);
+            return v == null ? OptionalDouble.empty() : OptionalDouble.of(v);
+        }
+
+        /** The simple name of the benchmark class. */
+        public String benchmarkClass() {
+            String[] parts = benchmark.split("\\.");
+            return parts.length >= 2 ? parts[parts.length - 2] : benchmark;
+        }
+    }
+
+    private JmhResults() {}
+
+    public static List<Row> read(Path json) throws IOException {
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        if (root == null || !root.isArray()) {
+            throw new IOException(json + " is not a JMH JSON result (an array of benchmarks)");
+        }
+        List<Row> rows = new ArrayList<>();
+        for (JsonNode b : root) {
+            Map<String, String> params = new TreeMap<>();
+            b.path("params").fields().forEachRemaining(e -> params.put(e.getKey(), e.getValue().asText()));
+            JsonNode primary = b.path("primaryMetric");
+            Map<String, Double> secondary = new TreeMap<>();
+            b.path("secondaryMetrics").fields().forEachRemaining(e -> secondary.put(e.getKey(), e.getValue().path("score").asDouble()));
+            double error = primary.path("scoreError").asDouble(Double.NaN);
+            rows.add(new Row(b.path("benchmark").asText(), Collections.unmodifiableMap(params),
+                    primary.path("score").asDouble(), error, primary.path("scoreUnit").asText(),
+                    primary.path("rawData").path(0).size(), secondary));
+        }
+        return rows;
+    }
+}

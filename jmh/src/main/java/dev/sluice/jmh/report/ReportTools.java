@@ -1,0 +1,104 @@
+package dev.sluice.jmh.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The report tools behind {@code scripts/}: {@code report}, {@code compare}, {@code merge}, {@code env}, {@code table}.
+ * Exit status: 0 done, 1 a comparison found a slowdown (compare) or the tool failed, 2 bad arguments.
+ */
+public final class ReportTools {
+    private ReportTools() {}
+
+    public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true");
+        try {
+            System.exit(run(args));
+        } catch (UsageException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+        } catch (Exception e) {
+            System.err.println("report tools: " + e);
+            System.exit(1);
+        }
+    }
+
+    static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    static int run(String[] args) throws Exception {
+        if (args.length == 0) {
+            throw new UsageException("usage: ReportTools report|compare|merge|env|table ...");
+        }
+        List<String> rest = List.of(args).subList(1, args.length);
+        switch (args[0]) {
+            case "report": {
+                // report RESULT.json OUT_DIR [ENVIRONMENT.json]
+                if (rest.size() < 2) {
+                    throw new UsageException("usage: report RESULT.json OUT_DIR [ENVIRONMENT.json]");
+                }
+                Path result = existing(rest.get(0));
+                Path env = rest.size() > 2 ? Paths.get(rest.get(2)) : result.resolveSibling("environment.json");
+                Path report = new SeedReport(JmhResults.read(result), Environment.read(env), result.getFileName().toString())
+                        .write(Paths.get(rest.get(1)));
+                System.out.println(report);
+                return 0;
+            }
+            case "compare": {
+                // compare BASE.json NEW.json THRESHOLD_FRACTION
+                if (rest.size() != 3) {
+                    throw new UsageException("usage: compare BASE.json NEW.json THRESHOLD");
+                }
+                double threshold = Double.parseDouble(rest.get(2));
+                boolean slower = Compare.print(Compare.compare(JmhResults.read(existing(rest.get(0))),
+                        JmhResults.read(existing(rest.get(1))), threshold), threshold, System.out);
+                return slower ? 1 : 0;
+            }
+            case "merge": {
+                if (rest.size() < 2) {
+                    throw new UsageException("usage: merge OUT.json IN.json...");
+                }
+                List<Path> inputs = new ArrayList<>();
+                for (String in : rest.subList(1, rest.size())) {
+                    inputs.add(existing(in));
+                }
+                MergeResults.merge(Paths.get(rest.get(0)), inputs);
+                return 0;
+            }
+            case "env": {
+                // env OUT.json BENCHMARK_DIR JDK_DESCRIPTION GIT_COMMIT
+                if (rest.size() != 4) {
+                    throw new UsageException("usage: env OUT.json BENCHMARK_DIR JDK COMMIT");
+                }
+                Environment.probe(Paths.get(rest.get(1)), rest.get(2), rest.get(3)).write(Paths.get(rest.get(0)));
+                return 0;
+            }
+            case "table": {
+                if (rest.size() != 1) {
+                    throw new UsageException("usage: table RESULT.json");
+                }
+                ResultsTable.print(JmhResults.read(existing(rest.get(0))), System.out);
+                return 0;
+            }
+            default:
+                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, compare, merge, env or table");
+        }
+    }
+
+    private static Path existing(String path) throws UsageException, IOException {
+        Path p = Paths.get(path);
+        if (!Files.isRegularFile(p)) {
+            throw new UsageException(path + ": no such file");
+        }
+        return p;
+    }
+}

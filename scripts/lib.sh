@@ -1,0 +1,37 @@
+# Shared by the scripts in this directory: the repository root, Java, the benchmarks jar, errors.
+# Sourced, not run.
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+jar="$root/jmh/target/benchmarks.jar"
+script="$(basename "$0")"
+
+# Usage errors: a message naming what was wrong, exit status 2.
+die() {
+  echo "$script: $*" >&2
+  echo "$script: see '$script --help'" >&2
+  exit 2
+}
+
+# The java to run: --jdk PATH if given (sets $java_home), else JAVA_HOME, else PATH.
+find_java() {
+  local home="${1:-${JAVA_HOME:-}}"
+  if [[ -n "$home" ]]; then
+    java="$home/bin/java"
+    [[ -x "$java" ]] || die "no executable $java (--jdk / JAVA_HOME must be a JDK directory)"
+  else
+    java="$(command -v java || true)"
+    [[ -n "$java" ]] || die "no java on PATH; set JAVA_HOME or pass --jdk PATH (Java 17 or newer)"
+  fi
+}
+
+# Fails unless the benchmarks jar exists, saying how to build it.
+require_jar() {
+  if [[ ! -f "$jar" ]]; then
+    echo "$script: $jar is missing; build it with: mvn -B -DskipTests package" >&2
+    exit 2
+  fi
+}
+
+report_tools() {
+  "$java" -Djava.awt.headless=true -cp "$jar" dev.sluice.jmh.report.ReportTools "$@"
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# scripts/profile.sh: async-profiler flame graphs of one map-task configuration.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+usage() {
+  cat <<'USAGE'
+Usage: scripts/profile.sh --strategy S --size Z [--event cpu|alloc|wall|lock] [--out DIR]
+
+Runs ShuffleWriteBenchmark for one strategy and size (200 partitions, lz4-frame, 1 warm-up and 1 measured map task)
+under async-profiler, whose library comes from the tools.profiler:async-profiler Maven jar (unpacked by the build),
+and prints the paths of the flame graphs (HTML, forward and reverse).
+
+Options:
+  --strategy S   writer strategy (see: scripts/sluice strategies)
+  --size Z       tiny, small, medium, large, xlarge or xxlarge
+  --event E      cpu, alloc, wall or lock (default: cpu)
+  --out DIR      where the flame graphs go (default: jmh/target/profile/STRATEGY-SIZE-EVENT)
+  --help         print this help
+Exit status: 0 done, 1 the run failed, 2 bad arguments.
+USAGE
+}
+
+strategy="" size="" event=cpu out=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --help|-h) usage; exit 0 ;;
+    --strategy|--size|--event|--out)
+      [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"
+      case "$1" in --strategy) strategy="$2" ;; --size) size="$2" ;; --event) event="$2" ;; --out) out="$2" ;; esac
+      shift 2 ;;
+    *) die "unknown argument '$1': allowed are --strategy, --size, --event, --out, --help" ;;
+  esac
+done
+[[ -n "$strategy" ]] || die "--strategy is required"
+[[ -n "$size" ]] || die "--size is required"
+case "$size" in tiny|small|medium|large|xlarge|xxlarge) ;; *) die "invalid --size '$size': allowed are tiny, small, medium, large, xlarge, xxlarge" ;; esac
+case "$event" in cpu|alloc|wall|lock) ;; *) die "invalid --event '$event': allowed are cpu, alloc, wall, lock" ;; esac
+find_java
+require_jar
+known="$("$java" -cp "$jar" dev.sluice.core.cli.SluiceCli strategies | awk '{print $1}' | paste -sd, -)"
+[[ ",$known," == *",$strategy,"* ]] || die "invalid --strategy '$strategy': allowed are $known"
+lib="$root/jmh/target/async-profiler/linux-x64/libasyncProfiler.so"
+[[ -f "$lib" ]] || { echo "$script: $lib is missing; build with: mvn -B -DskipTests package" >&2; exit 2; }
+out="${out:-$root/jmh/target/profile/$strategy-$size-$event}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+echo "$script: profiling $strategy at $size ($event) into $out" >&2
+if ! "$java" -jar "$jar" ShuffleWriteBenchmark -p "strategy=$strategy" -p "size=$size" -wi 1 -i 1 -f 1 -foe true \
+    -prof "async:libPath=$lib;output=flamegraph;event=$event;dir=$out" > "$out/jmh.log" 2>&1; then
+  echo "$script: the run failed; the end of $out/jmh.log:" >&2
+  tail -n 30 "$out/jmh.log" >&2
+  exit 1
+fi
+found="$(find "$out" -name '*.html' | sort)"
+[[ -n "$found" ]] || { echo "$script: async-profiler wrote no flame graph; see $out/jmh.log" >&2; exit 1; }
+echo "$found"

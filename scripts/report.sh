@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# scripts/report.sh: a Markdown report with PNG charts from a JMH result of the shuffle-write matrix.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+usage() {
+  cat <<'USAGE'
+Usage: scripts/report.sh RESULT.json [--out DIR]
+
+Writes DIR/report.md, modelled on the seed report (configuration, per size each strategy's time per map task and
+its improvement over per-batch in %, the crossover size, amplification, write syscalls per MiB, /proc write_bytes
+vs cancelled_write_bytes, the raw-write reference, the environment), and its charts DIR/time.png,
+DIR/amplification.png, DIR/syscalls.png. The environment is read from environment.json beside RESULT.json
+(scripts/bench.sh writes it). Prints the report's path.
+
+Options:
+  --out DIR   where to write (default: a directory named report beside RESULT.json)
+  --help      print this help
+Exit status: 0 done, 1 the report could not be made, 2 bad arguments.
+USAGE
+}
+
+result="" out=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --help|-h) usage; exit 0 ;;
+    --out) [[ $# -ge 2 && -n "$2" ]] || die "--out needs a value"; out="$2"; shift 2 ;;
+    -*) die "unknown option '$1': allowed are --out and --help" ;;
+    *) [[ -z "$result" ]] || die "one RESULT.json only (got '$result' and '$1')"; result="$1"; shift ;;
+  esac
+done
+[[ -n "$result" ]] || die "RESULT.json is missing"
+[[ -f "$result" ]] || die "invalid RESULT.json '$result': no such file"
+out="${out:-$(dirname "$result")/report}"
+[[ ! -e "$out" || -d "$out" ]] || die "invalid --out '$out': it exists and is not a directory"
+find_java
+require_jar
+report_tools report "$result" "$out" "$(dirname "$result")/environment.json"
