@@ -82,6 +82,10 @@ for s in "${strategy_list[@]}"; do
   [[ ",$known," == *",$s,"* ]] || die "invalid strategy '$s' in --strategies: allowed are $known"
 done
 
+# The code measured is the code at the start.
+commit="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
+if [[ -n "$(git -C "$root" status --porcelain 2>/dev/null | grep -v '^??' || true)" ]]; then commit="$commit (with uncommitted changes)"; fi
+
 mkdir -p "$out/runs" "$out/logs"
 out="$(cd "$out" && pwd)"
 weight() { case "$1" in tiny) echo 4;; small) echo 402;; medium) echo 803;; large) echo 1180;; xlarge) echo 1570;; xxlarge) echo 1950;; esac; }
@@ -125,8 +129,6 @@ done
 report_tools merge "$out/jmh-result.json" "$out"/runs/*.json
 jdk_text="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.vm.version = //p' | head -1)"
 jdk_text="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.vendor = //p' | head -1) $jdk_text"
-commit="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
-if [[ -n "$(git -C "$root" status --porcelain 2>/dev/null | grep -v '^??' || true)" ]]; then commit="$commit (with uncommitted changes)"; fi
 report_tools env "$out/environment.json" "${TMPDIR:-/tmp}" "$jdk_text" "$commit"
 report="$(report_tools report "$out/jmh-result.json" "$out/report" "$out/environment.json")"
 echo "$script: finished $n configurations in $(( $(date +%s) - started ))s" >&2
