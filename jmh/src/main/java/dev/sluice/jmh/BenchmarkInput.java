@@ -10,14 +10,27 @@ import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.verify.Reference;
 import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The input parameters every benchmark shares, and the generation of one map task's input from them: the same
- * parameters give the same bytes in every fork, so every strategy is measured on identical input.
+ * parameters give the same bytes in every fork, so every strategy is measured on identical input. The run shape is
+ * the seed report's: single-shot map tasks, one warm-up and three measured, one fork per configuration.
  */
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 1)
+@Measurement(iterations = 3)
+@Fork(value = 1, jvmArgsAppend = {JvmFlags.ADD_OPENS, JvmFlags.HEAP_MIN, JvmFlags.HEAP_MAX, JvmFlags.NO_LEAK_DETECTION})
 @State(Scope.Benchmark)
 public abstract class BenchmarkInput {
     @Param({"small"})

@@ -28,7 +28,10 @@ import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * What the shuffle-write benchmarks share: a strategy's executor (its pools serve every JMH thread, as an executor
@@ -115,7 +118,13 @@ public abstract class ShuffleBenchmarkBase extends BenchmarkInput {
         return output;
     }
 
-    protected void endIteration() throws IOException {
+    @Setup(Level.Iteration)
+    public void beforeIteration() {
+        IoMetrics.operationsStarting();
+    }
+
+    @TearDown(Level.Iteration)
+    public void afterIteration() throws IOException {
         IoMetrics.operationsEnded();
         deleteOutputs();
     }
@@ -129,7 +138,8 @@ public abstract class ShuffleBenchmarkBase extends BenchmarkInput {
         }
     }
 
-    protected void endTrial() throws IOException {
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
         IoMetrics.register(null);
         try {
             deleteOutputs();

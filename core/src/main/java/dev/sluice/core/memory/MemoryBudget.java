@@ -92,6 +92,18 @@ public final class MemoryBudget {
         }
     }
 
+    /** Throws the failure, if the budget was failed. */
+    public void throwIfFailed() throws IOException {
+        lock.lock();
+        try {
+            if (failure != null) {
+                throw new IOException("shuffle writer failed", failure);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Makes every current and future {@link #awaitRelease} throw with {@code cause}. */
     public void fail(Throwable cause) {
         lock.lock();

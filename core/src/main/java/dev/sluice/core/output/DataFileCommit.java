@@ -1,5 +1,6 @@
 package dev.sluice.core.output;
 
+import dev.sluice.core.io.Cleanup;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.WritableFile;
 import java.io.IOException;
@@ -89,28 +90,12 @@ public final class DataFileCommit implements AutoCloseable {
             return;
         }
         finished = true;
-        IOException failure = null;
-        try {
-            data.close();
-        } catch (IOException e) {
-            failure = e;
-        }
+        Cleanup cleanup = new Cleanup().run(data::close);
         for (Path path : indexRenamed ? new Path[] {dataTemp, files.indexFile()} : new Path[] {dataTemp, indexTemp}) {
-            if (path == null) {
-                continue;
-            }
-            try {
-                storage.delete(path);
-            } catch (IOException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+            if (path != null) {
+                cleanup.run(() -> storage.delete(path));
             }
         }
-        if (failure != null) {
-            throw failure;
-        }
+        cleanup.done();
     }
 }

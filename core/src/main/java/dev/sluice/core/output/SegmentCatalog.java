@@ -1,5 +1,6 @@
 package dev.sluice.core.output;
 
+import dev.sluice.core.io.Cleanup;
 import dev.sluice.core.io.CountedStorage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -145,21 +146,11 @@ public final class SegmentCatalog implements MapOutput {
             return;
         }
         released = true;
-        IOException failure = null;
+        Cleanup cleanup = new Cleanup();
         for (SegmentSource source : sources) {
-            try {
-                source.release();
-            } catch (IOException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
+            cleanup.run(source::release);
         }
-        if (failure != null) {
-            throw failure;
-        }
+        cleanup.done();
     }
 
     private static final class BufferChannel implements ReadableByteChannel {

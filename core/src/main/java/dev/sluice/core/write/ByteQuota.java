@@ -1,8 +1,8 @@
 package dev.sluice.core.write;
 
+import dev.sluice.core.memory.MemoryBudget;
 import java.io.IOException;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Bounds the bytes in flight between a map task's thread and its background workers (spark-rapids'
@@ -11,17 +11,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * leaves the task thread parked (upstream's limiter hang, spark-rapids #15611).
  */
 public final class ByteQuota {
-    private final long limit;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition released = lock.newCondition();
-    private long used;
-    private Throwable failure;
+    /** A release between a refused reservation and the wait is caught by waking up this often. */
+    private static final long RECHECK_MILLIS = 100;
+
+    private final MemoryBudget budget;
 
     public ByteQuota(long limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("quota must be >= 1 byte, got " + limit);
         }
-        this.limit = limit;
+        this.budget = new MemoryBudget(limit);
     }
 
     /**
@@ -31,54 +30,24 @@ public final class ByteQuota {
      * @throws IOException if the quota was failed, with the failure as cause
      */
     public long acquire(long bytes) throws IOException, InterruptedException {
-        long amount = Math.min(Math.max(bytes, 0), limit);
-        lock.lockInterruptibly();
-        try {
-            while (failure == null && used + amount > limit) {
-                released.await();
-            }
-            if (failure != null) {
-                throw new IOException("shuffle writer failed", failure);
-            }
-            used += amount;
-            return amount;
-        } finally {
-            lock.unlock();
+        long amount = Math.min(Math.max(bytes, 0), budget.limit());
+        budget.throwIfFailed();
+        while (!budget.tryReserve(amount)) {
+            budget.awaitRelease(RECHECK_MILLIS, TimeUnit.MILLISECONDS);
         }
+        return amount;
     }
 
     public void release(long bytes) {
-        lock.lock();
-        try {
-            used -= bytes;
-            if (used < 0) {
-                throw new IllegalStateException("released " + bytes + " bytes more than acquired");
-            }
-            released.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        budget.release(bytes);
     }
 
     /** Makes every current and future {@link #acquire} throw with {@code cause}. */
     public void fail(Throwable cause) {
-        lock.lock();
-        try {
-            if (failure == null) {
-                failure = cause;
-            }
-            released.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        budget.fail(cause);
     }
 
     public long used() {
-        lock.lock();
-        try {
-            return used;
-        } finally {
-            lock.unlock();
-        }
+        return budget.used();
     }
 }

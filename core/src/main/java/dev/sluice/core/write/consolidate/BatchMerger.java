@@ -64,7 +64,7 @@ final class BatchMerger {
                 writer.mergers().execute(this::run);
             } catch (RuntimeException e) {
                 scheduled.set(false);
-                writer.fail(e);
+                writer.failWith(e);
             }
         }
     }
@@ -122,7 +122,7 @@ final class BatchMerger {
     private void append(PendingRecord record) {
         ByteBuf bytes = record.compressed();
         try {
-            if (bytes != null && writer.failure() == null) {
+            if (bytes != null && writer.firstFailure() == null) {
                 if (record.partitionId != currentPartition) {
                     completePartition();
                     currentPartition = record.partitionId;
@@ -131,13 +131,13 @@ final class BatchMerger {
                 partial.append(bytes);
             }
         } catch (Throwable t) {
-            writer.fail(t);
+            writer.failWith(t);
         } finally {
             if (bytes != null) {
                 bytes.release();
             }
             writer.memory().release(record.reserved);
-            writer.pending().finished();
+            writer.pendingWork().finished();
         }
     }
 
@@ -154,9 +154,9 @@ final class BatchMerger {
             completePartition();
             partial.finish();
         } catch (Throwable t) {
-            writer.fail(t);
+            writer.failWith(t);
         } finally {
-            writer.pending().finished();
+            writer.pendingWork().finished();
         }
     }
 }

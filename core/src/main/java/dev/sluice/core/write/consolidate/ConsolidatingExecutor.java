@@ -59,7 +59,7 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         try {
             MapOutputFiles files = new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId);
             RecordSerializer serializer = new RecordSerializer(task.schema, config.codec, scratch);
-            return writers.apply(new WriterContext(config, storage, files, serializer, scratch, buffers,
+            return writers.apply(new WriterContext(strategy, config, storage, files, serializer, scratch, buffers,
                     new MemoryBudget(config.memoryLimit), compression, mergers));
         } catch (RuntimeException | Error e) {
             scratch.close();

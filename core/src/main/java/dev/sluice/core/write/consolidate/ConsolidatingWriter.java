@@ -1,5 +1,6 @@
 package dev.sluice.core.write.consolidate;
 
+import dev.sluice.core.io.Cleanup;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.memory.MemoryBudget;
 import dev.sluice.core.output.MapOutput;
@@ -8,17 +9,15 @@ import dev.sluice.core.output.SegmentCatalog;
 import dev.sluice.core.partition.ShuffleRecord;
 import dev.sluice.core.serde.RecordSerializer;
 import dev.sluice.core.write.BoundedPool;
+import dev.sluice.core.write.BackgroundWriter;
 import dev.sluice.core.write.PendingWork;
-import dev.sluice.core.write.ShuffleWriter;
 import dev.sluice.core.write.WriterConfig;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -32,10 +31,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * is charged before it is allocated and never past the limit. When the task thread cannot get memory, it spills the
  * largest in-memory partial; mergers never wait for memory (a partial that cannot grow continues as a file).
  */
-public abstract class ConsolidatingWriter implements ShuffleWriter {
-    static final long DRAIN_TIMEOUT_MINUTES = 10;
+public abstract class ConsolidatingWriter extends BackgroundWriter {
     static final long MEMORY_TIMEOUT_MINUTES = 10;
-    static final long CLEANUP_TIMEOUT_SECONDS = 60;
     private static final long MEMORY_POLL_MILLIS = 50;
 
     protected final WriterConfig config;
@@ -48,13 +45,12 @@ public abstract class ConsolidatingWriter implements ShuffleWriter {
     private final PartialSizing sizing;
     private final BoundedPool compression;
     private final BoundedPool mergers;
-    private final PendingWork pending = new PendingWork();
     private final List<BatchMerger> batches = new ArrayList<>();
     private BatchMerger current;
     private int lastPartition = -1;
-    private boolean finished;
 
     protected ConsolidatingWriter(WriterContext context, PartialSizing sizing) {
+        super(context.strategy + " writer for map " + context.files.mapId(), context.config.partitions);
         this.config = context.config;
         this.storage = context.storage;
         this.files = context.files;
@@ -77,7 +73,7 @@ public abstract class ConsolidatingWriter implements ShuffleWriter {
     protected final MapOutput mergeIntoDataFile() throws IOException {
         MapOutput output = SparkLayoutMerge.write(batches, config.partitions, serializer, storage, files, config.fsync,
                 memory, buffers);
-        releasePartials(null);
+        releasePartials();
         return output;
     }
 
@@ -103,57 +99,33 @@ public abstract class ConsolidatingWriter implements ShuffleWriter {
         return catalog;
     }
 
-    private void releasePartials(Throwable failure) throws IOException {
-        IOException first = null;
+    private void releasePartials() throws IOException {
+        Cleanup cleanup = new Cleanup();
         for (BatchMerger batch : batches) {
-            try {
-                batch.partial.release();
-            } catch (IOException e) {
-                if (failure != null) {
-                    failure.addSuppressed(e);
-                } else if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
+            cleanup.run(batch.partial::release);
         }
-        if (first != null) {
-            throw first;
-        }
+        cleanup.done();
     }
 
+    /** Takes memory for the record (spilling partials if need be) and hands it to the writer pool. */
     @Override
-    public final void write(ShuffleRecord record) throws IOException, InterruptedException {
-        if (finished) {
-            throw new IllegalStateException("writer already committed or aborted");
+    protected final void accept(ShuffleRecord record) throws IOException, InterruptedException {
+        int partition = record.partitionId();
+        if (current == null || partition < lastPartition) {
+            startBatch();
         }
+        lastPartition = partition;
+        long bound = serializer.memoryBound(record.slice());
+        takeMemory(bound, partition);
+        PendingRecord pendingRecord = new PendingRecord(partition, bound);
+        BatchMerger batch = current;
+        batch.enqueue(pendingRecord);
+        pending.started();
         try {
-            throwIfFailed();
-            int partition = record.partitionId();
-            if (partition < 0 || partition >= config.partitions) {
-                throw new IllegalArgumentException("record for partition " + partition + " of a writer with "
-                        + config.partitions + " partitions");
-            }
-            if (current == null || partition < lastPartition) {
-                startBatch();
-            }
-            lastPartition = partition;
-            long bound = serializer.memoryBound(record.slice());
-            takeMemory(bound, partition);
-            PendingRecord pendingRecord = new PendingRecord(partition, bound);
-            BatchMerger batch = current;
-            batch.enqueue(pendingRecord);
-            pending.started();
-            try {
-                compression.submit(() -> compress(record, pendingRecord, batch));
-            } catch (InterruptedException | RuntimeException e) {
-                // Never compressed: the merger drops it and gives its memory back.
-                pendingRecord.complete(null);
-                throw e;
-            }
-        } catch (IOException | InterruptedException | RuntimeException | Error e) {
-            abort(e);
+            compression.submit(() -> compress(record, pendingRecord, batch));
+        } catch (InterruptedException | RuntimeException e) {
+            // Never compressed: the merger drops it and gives its memory back.
+            pendingRecord.complete(null);
             throw e;
         }
     }
@@ -223,47 +195,24 @@ public abstract class ConsolidatingWriter implements ShuffleWriter {
         }
     }
 
+    /** The open batch gets no more records: its merger may finish it. */
     @Override
-    public final MapOutput commit() throws IOException, InterruptedException {
-        if (finished) {
-            throw new IllegalStateException("writer already committed or aborted");
-        }
-        try {
-            if (current != null) {
-                current.seal();
-            }
-            pending.awaitIdle(DRAIN_TIMEOUT_MINUTES, TimeUnit.MINUTES);
-            throwIfFailed();
-            MapOutput output = publish();
-            finished = true;
-            scratch.close();
-            return output;
-        } catch (IOException | InterruptedException | RuntimeException | Error e) {
-            abort(e);
-            throw e;
-        } catch (TimeoutException e) {
-            abort(e);
-            throw new IOException(getClass().getSimpleName() + " for map " + files.mapId() + " timed out at commit", e);
+    protected final void beforeDrain() {
+        if (current != null) {
+            current.seal();
         }
     }
 
     @Override
-    public final void abort(Throwable cause) {
-        if (finished) {
-            return;
-        }
-        finished = true;
-        fail(cause);
-        if (current != null) {
-            current.seal();
-        }
-        if (!pending.awaitIdleForCleanup(CLEANUP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            cause.addSuppressed(new TimeoutException("background work still running after "
-                    + CLEANUP_TIMEOUT_SECONDS + " s; releasing partials anyway"));
-        }
+    protected final void releaseAfterCommit() {
+        scratch.close();
+    }
+
+    @Override
+    protected final void cleanUp(Throwable cause) {
         try {
-            releasePartials(cause);
-        } catch (IOException | RuntimeException e) {
+            releasePartials();
+        } catch (IOException e) {
             cause.addSuppressed(e);
         }
         try {
@@ -274,32 +223,13 @@ public abstract class ConsolidatingWriter implements ShuffleWriter {
     }
 
     @Override
-    public final long peakBufferedBytes() {
-        return memory.peak();
+    protected final void wakeWaiters(Throwable cause) {
+        memory.fail(cause);
     }
 
     @Override
-    public final void close() {
-        if (!finished) {
-            abort(new CancellationException("writer closed before commit"));
-        }
-    }
-
-    final void fail(Throwable cause) {
-        if (pending.fail(cause)) {
-            memory.fail(cause);
-        }
-    }
-
-    final Throwable failure() {
-        return pending.failure();
-    }
-
-    private void throwIfFailed() throws IOException {
-        Throwable failure = pending.failure();
-        if (failure != null) {
-            throw new IOException(getClass().getSimpleName() + " for map " + files.mapId() + " failed", failure);
-        }
+    public final long peakBufferedBytes() {
+        return memory.peak();
     }
 
     final BoundedPool mergers() {
@@ -310,8 +240,16 @@ public abstract class ConsolidatingWriter implements ShuffleWriter {
         return memory;
     }
 
-    final PendingWork pending() {
+    final PendingWork pendingWork() {
         return pending;
+    }
+
+    final void failWith(Throwable cause) {
+        fail(cause);
+    }
+
+    final Throwable firstFailure() {
+        return failure();
     }
 
     final PartialSizing sizing() {

@@ -1,6 +1,7 @@
 package dev.sluice.core.write.consolidate;
 
 import dev.sluice.core.io.BufferedFileChannel;
+import dev.sluice.core.io.Cleanup;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.ReadableFile;
 import dev.sluice.core.io.WritableFile;
@@ -243,34 +244,17 @@ final class PartialHandle implements SegmentSource {
                 return;
             }
             released = true;
-            IOException failure = null;
-            try {
-                closeFile();
-            } catch (IOException e) {
-                failure = e;
-            } catch (RuntimeException e) {
-                failure = new IOException("closing partial file " + path + " failed", e);
-            }
+            Cleanup cleanup = new Cleanup().run(this::closeFile);
             if (buffer != null) {
                 freeBuffer();
             }
-            try {
-                if (readBack != null) {
-                    readBack.close();
-                }
-                if (path != null) {
-                    storage.delete(path);
-                }
-            } catch (IOException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+            if (readBack != null) {
+                cleanup.run(readBack::close);
             }
-            if (failure != null) {
-                throw failure;
+            if (path != null) {
+                cleanup.run(() -> storage.delete(path));
             }
+            cleanup.done();
         } finally {
             lock.unlock();
         }

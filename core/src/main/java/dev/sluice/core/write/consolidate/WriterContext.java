@@ -15,6 +15,7 @@ public final class WriterContext {
     /** Start of a partial buffer: PR-13724 starts at 128 MB for 1 GB GPU batches; Sluice's batches are smaller. */
     static final long INITIAL_PARTIAL = 4 * Bytes.MiB;
 
+    final String strategy;
     final WriterConfig config;
     final CountedStorage storage;
     final MapOutputFiles files;
@@ -25,9 +26,10 @@ public final class WriterContext {
     final BoundedPool compression;
     final BoundedPool mergers;
 
-    WriterContext(WriterConfig config, CountedStorage storage, MapOutputFiles files, RecordSerializer serializer,
+    WriterContext(String strategy, WriterConfig config, CountedStorage storage, MapOutputFiles files, RecordSerializer serializer,
                   BufferAllocator scratch, ByteBufAllocator buffers, MemoryBudget memory, BoundedPool compression,
                   BoundedPool mergers) {
+        this.strategy = strategy;
         this.config = config;
         this.storage = storage;
         this.files = files;

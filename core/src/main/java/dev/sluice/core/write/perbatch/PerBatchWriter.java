@@ -9,13 +9,9 @@ import dev.sluice.core.partition.ShuffleRecord;
 import dev.sluice.core.serde.RecordSerializer;
 import dev.sluice.core.write.ByteQuota;
 import dev.sluice.core.write.MergeCopy;
-import dev.sluice.core.write.PendingWork;
-import dev.sluice.core.write.ShuffleWriter;
+import dev.sluice.core.write.BackgroundWriter;
 import dev.sluice.core.write.WriterConfig;
 import java.io.IOException;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -26,12 +22,7 @@ import org.apache.arrow.memory.BufferAllocator;
  * file. At commit every temp file is appended, in partition order, to the data file and deleted; then the index is
  * written and both are renamed into place. Every committed byte is written twice.
  */
-final class PerBatchWriter implements ShuffleWriter {
-    /** How long commit waits for queued records to be written. */
-    static final long DRAIN_TIMEOUT_MINUTES = 10;
-    /** How long abort waits for a record being written before it deletes files anyway. */
-    static final long CLEANUP_TIMEOUT_SECONDS = 60;
-
+final class PerBatchWriter extends BackgroundWriter {
     private final WriterConfig config;
     private final CountedStorage storage;
     private final WriterSlots slots;
@@ -40,13 +31,12 @@ final class PerBatchWriter implements ShuffleWriter {
     private final MemoryBudget memory;
     private final RecordSerializer serializer;
     private final ByteQuota inFlight;
-    private final PendingWork pending = new PendingWork();
     /** Partition p's file; touched only by p's slot thread until the writer is idle, then by the task thread. */
     private final PartitionFile[] partitionFiles;
-    private boolean finished;
 
     PerBatchWriter(WriterConfig config, CountedStorage storage, WriterSlots slots, MapOutputFiles files,
                    BufferAllocator allocator, MemoryBudget memory, RecordSerializer serializer) {
+        super("per-batch writer for map " + files.mapId(), config.partitions);
         this.config = config;
         this.storage = storage;
         this.slots = slots;
@@ -58,21 +48,13 @@ final class PerBatchWriter implements ShuffleWriter {
         this.partitionFiles = new PartitionFile[config.partitions];
     }
 
+    /** Takes in-flight quota for the record and queues it on the slot its partition is pinned to. */
     @Override
-    public void write(ShuffleRecord record) throws IOException, InterruptedException {
-        if (finished) {
-            throw new IllegalStateException("writer already committed or aborted");
-        }
-        int partition = record.partitionId();
-        if (partition < 0 || partition >= partitionFiles.length) {
-            throw new IllegalArgumentException("record for partition " + partition + " of a writer with "
-                    + partitionFiles.length + " partitions");
-        }
-        throwIfFailed();
+    protected void accept(ShuffleRecord record) throws IOException, InterruptedException {
         long quota = inFlight.acquire(record.bytes());
         pending.started();
         try {
-            slots.submit(partition, new WriteRecord(record, quota));
+            slots.submit(record.partitionId(), new WriteRecord(record, quota));
         } catch (InterruptedException | RuntimeException e) {
             inFlight.release(quota);
             pending.finished();
@@ -117,42 +99,19 @@ final class PerBatchWriter implements ShuffleWriter {
         }
     }
 
-    private void fail(Throwable cause) {
-        if (pending.fail(cause)) {
-            inFlight.fail(cause);
-        }
-    }
-
-    private void throwIfFailed() throws IOException {
-        Throwable failure = pending.failure();
-        if (failure != null) {
-            throw new IOException("per-batch writer for map " + files.mapId() + " failed", failure);
-        }
+    @Override
+    protected void wakeWaiters(Throwable cause) {
+        inFlight.fail(cause);
     }
 
     @Override
-    public MapOutput commit() throws IOException, InterruptedException {
-        if (finished) {
-            throw new IllegalStateException("writer already committed or aborted");
-        }
-        try {
-            pending.awaitIdle(DRAIN_TIMEOUT_MINUTES, TimeUnit.MINUTES);
-            throwIfFailed();
-            MapOutput output = writeDataAndIndex();
-            finished = true;
-            allocator.close();
-            return output;
-        } catch (IOException | InterruptedException | RuntimeException | Error e) {
-            abort(e);
-            throw e;
-        } catch (TimeoutException e) {
-            abort(e);
-            throw new IOException("per-batch writer for map " + files.mapId() + " timed out at commit", e);
-        }
+    protected void releaseAfterCommit() {
+        allocator.close();
     }
 
     /** Appends each partition file to the data file in partition order, deleting it, then the index and the renames. */
-    private MapOutput writeDataAndIndex() throws IOException {
+    @Override
+    protected MapOutput publish() throws IOException {
         long[] lengths = new long[partitionFiles.length];
         ArrowBuf copyBuffer = config.mergeCopy == MergeCopy.STREAM ? allocator.buffer(config.bufferSize) : null;
         try (DataFileCommit commit = DataFileCommit.begin(storage, files)) {
@@ -179,16 +138,7 @@ final class PerBatchWriter implements ShuffleWriter {
     }
 
     @Override
-    public void abort(Throwable cause) {
-        if (finished) {
-            return;
-        }
-        finished = true;
-        fail(cause);
-        if (!pending.awaitIdleForCleanup(CLEANUP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            cause.addSuppressed(new TimeoutException("records still being written after "
-                    + CLEANUP_TIMEOUT_SECONDS + " s; deleting their files anyway"));
-        }
+    protected void cleanUp(Throwable cause) {
         for (int p = 0; p < partitionFiles.length; p++) {
             if (partitionFiles[p] != null) {
                 try {
@@ -209,12 +159,5 @@ final class PerBatchWriter implements ShuffleWriter {
     @Override
     public long peakBufferedBytes() {
         return memory.peak();
-    }
-
-    @Override
-    public void close() {
-        if (!finished) {
-            abort(new CancellationException("writer closed before commit"));
-        }
     }
 }
