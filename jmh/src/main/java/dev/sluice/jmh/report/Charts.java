@@ -16,12 +16,17 @@ final class Charts {
 
     private Charts() {}
 
-    /** A bar per size and series; {@code errors} may be null. Sizes with no value for a series are drawn as 0. */
+    /**
+     * A bar per size and series; {@code errors} (whiskers of plus and minus that much) may be null. Sizes with no
+     * value for a series are drawn as 0.
+     */
     static void bars(Path png, String title, String yTitle, List<String> sizes, List<String> series,
                      double[][] values, double[][] errors) throws IOException {
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("data size per map task").yAxisTitle(yTitle).build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        // Times and counts are never negative; a wide error interval is cut at 0 rather than drawn below it.
+        chart.getStyler().setYAxisMin(0.0);
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         chart.getStyler().setPlotGridVerticalLinesVisible(false);
         chart.getStyler().setAvailableSpaceFill(0.8);

@@ -21,16 +21,19 @@ public final class JmhResults {
         public final double error;
         public final String unit;
         public final int samples;
+        /** Every measured run's score, all forks together. */
+        public final List<Double> runs;
         private final Map<String, Double> secondary;
 
-        Row(String benchmark, Map<String, String> params, double score, double error, String unit, int samples,
+        Row(String benchmark, Map<String, String> params, double score, double error, String unit, List<Double> runs,
             Map<String, Double> secondary) {
             this.benchmark = benchmark;
             this.params = params;
             this.score = score;
             this.error = error;
             this.unit = unit;
-            this.samples = samples;
+            this.samples = runs.size();
+            this.runs = runs;
             this.secondary = secondary;
         }
 
@@ -65,9 +68,13 @@ public final class JmhResults {
             Map<String, Double> secondary = new TreeMap<>();
             b.path("secondaryMetrics").fields().forEachRemaining(e -> secondary.put(e.getKey(), e.getValue().path("score").asDouble()));
             double error = primary.path("scoreError").asDouble(Double.NaN);
+            List<Double> runs = new ArrayList<>();
+            for (JsonNode fork : primary.path("rawData")) {
+                fork.forEach(v -> runs.add(v.asDouble()));
+            }
             rows.add(new Row(b.path("benchmark").asText(), Collections.unmodifiableMap(params),
                     primary.path("score").asDouble(), error, primary.path("scoreUnit").asText(),
-                    primary.path("rawData").path(0).size(), secondary));
+                    Collections.unmodifiableList(runs), secondary));
         }
         return rows;
     }
