@@ -8,7 +8,13 @@ import dev.sluice.core.input.MapTaskInput;
 import dev.sluice.core.input.SchemaSpec;
 import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.verify.Reference;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Comparator;
 import java.util.Locale;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -53,6 +59,24 @@ public abstract class BenchmarkInput {
 
     @Param({"42"})
     public long seed;
+
+    /** Map output and scratch files go under this directory (a fresh subdirectory per trial). */
+    public static final String DIR_PROPERTY = "sluice.dir";
+
+    /** A fresh directory for one trial's files, under {@code -Dsluice.dir} or {@code java.io.tmpdir}. */
+    protected static Path newTrialDirectory(String prefix) throws IOException {
+        return Files.createTempDirectory(Paths.get(System.getProperty(DIR_PROPERTY, System.getProperty("java.io.tmpdir"))), prefix);
+    }
+
+    /** Removes a trial's directory and everything left in it. */
+    protected static void deleteTrialDirectory(Path dir) throws IOException {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
 
     protected InputSpec inputSpec() {
         return new InputSpec(DataSize.parse("size", size), scale, rowsPerBatch, KeyDistribution.parse("keys", keys),

@@ -42,10 +42,6 @@ public final class IoMetrics {
         STORAGE.set(storage);
     }
 
-    static CountedStorage storage() {
-        return STORAGE.get();
-    }
-
     /** One map task finished; its writer held at most {@code peakBufferedBytes}. */
     public static void mapTaskDone(long peakBufferedBytes) {
         PEAK_BUFFERED.accumulate(peakBufferedBytes);

@@ -10,9 +10,7 @@ import dev.sluice.core.serde.ShuffleCodec;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.SplittableRandom;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -46,8 +44,7 @@ public class RawWriteBenchmark extends BenchmarkInput {
     public void setUp() throws Exception {
         bytes = dataFileBytes();
         System.out.printf("sluice raw write: %d bytes in %d-byte writes%n", bytes, WRITE_SIZE);
-        dir = Files.createTempDirectory(Paths.get(System.getProperty(ShuffleBenchmarkBase.DIR_PROPERTY,
-                System.getProperty("java.io.tmpdir"))), "sluice-raw-");
+        dir = newTrialDirectory("sluice-raw-");
         chunk = ByteBuffer.allocateDirect(WRITE_SIZE);
         SplittableRandom random = new SplittableRandom(seed);
         while (chunk.remaining() >= Long.BYTES) {
@@ -113,7 +110,7 @@ public class RawWriteBenchmark extends BenchmarkInput {
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         IoMetrics.register(null);
-        Files.deleteIfExists(dir);
+        deleteTrialDirectory(dir);
     }
 
     private static final class Counting implements WritableByteChannel {

@@ -17,14 +17,10 @@ import dev.sluice.core.write.ShuffleWriterFactory;
 import dev.sluice.core.write.ShuffleWriters;
 import dev.sluice.core.write.WriterConfig;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.Comparator;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -39,9 +35,6 @@ import org.openjdk.jmh.annotations.TearDown;
  * anything is measured, and the removal of each iteration's output outside the measured region.
  */
 public abstract class ShuffleBenchmarkBase extends BenchmarkInput {
-    /** Map output and scratch files go under this directory (a fresh subdirectory per trial). */
-    public static final String DIR_PROPERTY = "sluice.dir";
-
     @Param({"per-batch", "buffered", "async"})
     public String strategy;
 
@@ -76,8 +69,7 @@ public abstract class ShuffleBenchmarkBase extends BenchmarkInput {
     protected void startTrial() throws Exception {
         allocator = new RootAllocator();
         prepareInput();
-        dir = Files.createTempDirectory(Paths.get(System.getProperty(DIR_PROPERTY, System.getProperty("java.io.tmpdir"))),
-                "sluice-jmh-");
+        dir = newTrialDirectory("sluice-jmh-");
         config = WriterConfig.builder().partitions(partitions).threads(threads)
                 .memoryLimit(Bytes.parse(memoryLimit)).codec(ShuffleCodec.parse("codec", codec)).fsync(sync)
                 .outputDir(dir).build();
@@ -147,9 +139,7 @@ public abstract class ShuffleBenchmarkBase extends BenchmarkInput {
         } finally {
             releaseInput();
             allocator.close();
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            deleteTrialDirectory(dir);
         }
     }
 }

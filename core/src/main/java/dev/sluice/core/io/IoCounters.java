@@ -1,6 +1,5 @@
 package dev.sluice.core.io;
 
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -10,7 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class IoCounters {
     private final LongAdder bytesWritten = new LongAdder();
-    private final AtomicLong writeCalls = new AtomicLong();
+    private final LongAdder writeCalls = new LongAdder();
     private final LongAdder transferCalls = new LongAdder();
     private final LongAccumulator largestMemoryWrite = new LongAccumulator(Math::max, 0);
     private final LongAccumulator largestTransfer = new LongAccumulator(Math::max, 0);
@@ -19,13 +18,12 @@ public final class IoCounters {
     private final LongAdder readCalls = new LongAdder();
     private final LongAdder filesCreated = new LongAdder();
     private final LongAdder filesDeleted = new LongAdder();
-    private final AtomicLong renames = new AtomicLong();
+    private final LongAdder renames = new LongAdder();
     private final LongAdder fsyncs = new LongAdder();
     private final LongAdder committedBytes = new LongAdder();
     private final LongAdder spilledBytes = new LongAdder();
 
-    /** Returns the 1-based number of this write call. */
-    long recordWrite(long bytes, WriteKind kind) {
+    void recordWrite(long bytes, WriteKind kind) {
         bytesWritten.add(bytes);
         writeSizes.record(bytes);
         if (kind == WriteKind.TRANSFER) {
@@ -34,11 +32,7 @@ public final class IoCounters {
         } else {
             largestMemoryWrite.accumulate(bytes);
         }
-        return writeCalls.incrementAndGet();
-    }
-
-    long nextWriteCall() {
-        return writeCalls.get() + 1;
+        writeCalls.increment();
     }
 
     void recordRead(long bytes) {
@@ -54,12 +48,8 @@ public final class IoCounters {
         filesDeleted.increment();
     }
 
-    long recordRename() {
-        return renames.incrementAndGet();
-    }
-
-    long nextRename() {
-        return renames.get() + 1;
+    void recordRename() {
+        renames.increment();
     }
 
     void recordFsync() {
@@ -78,9 +68,9 @@ public final class IoCounters {
 
     public IoSnapshot snapshot() {
         return new IoSnapshot(
-                bytesWritten.sum(), writeCalls.get(), transferCalls.sum(),
+                bytesWritten.sum(), writeCalls.sum(), transferCalls.sum(),
                 largestMemoryWrite.get(), largestTransfer.get(), writeSizes.snapshot(),
-                bytesRead.sum(), readCalls.sum(), filesCreated.sum(), filesDeleted.sum(), renames.get(),
+                bytesRead.sum(), readCalls.sum(), filesCreated.sum(), filesDeleted.sum(), renames.sum(),
                 fsyncs.sum(), committedBytes.sum(), spilledBytes.sum());
     }
 }

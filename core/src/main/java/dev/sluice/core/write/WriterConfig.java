@@ -42,12 +42,6 @@ public final class WriterConfig {
         return new Builder();
     }
 
-    public Builder toBuilder() {
-        return new Builder().partitions(partitions).threads(threads).bufferSize(bufferSize)
-                .maxBytesInFlight(maxBytesInFlight).memoryLimit(memoryLimit).codec(codec).outputDir(outputDir)
-                .fsync(fsync).mergeCopy(mergeCopy).mergerThreads(mergerThreads).materialize(materialize);
-    }
-
     public static final class Builder {
         public static final int DEFAULT_THREADS = 16;
         public static final int DEFAULT_MERGER_THREADS = 4;
