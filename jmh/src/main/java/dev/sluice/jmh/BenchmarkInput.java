@@ -19,12 +19,15 @@ import org.apache.arrow.memory.BufferAllocator;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -77,6 +80,24 @@ public abstract class BenchmarkInput {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
+
+    /**
+     * The window {@link ShuffleIoProfiler} reports: it opens after the iteration's setup and closes before its output
+     * is removed, whose deletes the kernel would otherwise count as cancelled writes.
+     */
+    @Setup(Level.Iteration)
+    public void beforeIteration() {
+        IoMetrics.operationsStarting();
+    }
+
+    @TearDown(Level.Iteration)
+    public void afterIteration() throws IOException {
+        IoMetrics.operationsEnded();
+        removeIterationOutput();
+    }
+
+    /** Removes what the iteration's operations wrote, outside the measured window. */
+    protected abstract void removeIterationOutput() throws IOException;
 
     protected InputSpec inputSpec() {
         return new InputSpec(DataSize.parse("size", size), scale, rowsPerBatch, KeyDistribution.parse("keys", keys),

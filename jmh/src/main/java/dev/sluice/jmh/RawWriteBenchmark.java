@@ -94,14 +94,8 @@ public class RawWriteBenchmark extends BenchmarkInput {
         return written;
     }
 
-    @Setup(Level.Iteration)
-    public void beforeIteration() {
-        IoMetrics.operationsStarting();
-    }
-
-    @TearDown(Level.Iteration)
-    public void afterIteration() throws IOException {
-        IoMetrics.operationsEnded();
+    @Override
+    protected void removeIterationOutput() throws IOException {
         if (file != null) {
             storage.delete(file);
         }

@@ -26,7 +26,6 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
@@ -110,18 +109,8 @@ public abstract class ShuffleBenchmarkBase extends BenchmarkInput {
         return output;
     }
 
-    @Setup(Level.Iteration)
-    public void beforeIteration() {
-        IoMetrics.operationsStarting();
-    }
-
-    @TearDown(Level.Iteration)
-    public void afterIteration() throws IOException {
-        IoMetrics.operationsEnded();
-        deleteOutputs();
-    }
-
-    private void deleteOutputs() throws IOException {
+    @Override
+    protected void removeIterationOutput() throws IOException {
         MapOutput output;
         while ((output = outputs.poll()) != null) {
             try (MapOutput o = output) {
@@ -134,7 +123,7 @@ public abstract class ShuffleBenchmarkBase extends BenchmarkInput {
     public void tearDown() throws IOException {
         IoMetrics.register(null);
         try {
-            deleteOutputs();
+            removeIterationOutput();
             executor.close();
         } finally {
             releaseInput();
