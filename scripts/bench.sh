@@ -26,7 +26,7 @@ Presets (what --strategies and --sizes override):
 
 Options:
   --preset NAME       smoke, quick or seed (default: quick)
-  --strategies LIST   comma-separated strategy names (see: scripts/sluice strategies)
+  --strategies LIST   comma-separated strategy specs, NAME or NAME:key=value:... (see: scripts/sluice strategies)
   --sizes LIST        comma-separated sizes: tiny, small, medium, large, xlarge, xxlarge
   --scale F           multiply every size by F > 0 (default: 1)
   --codec C           none, lz4-frame or lz4-block (default: lz4-frame)
@@ -77,10 +77,7 @@ if [[ ! -f "$jar" ]]; then
   echo "$script: $jar is missing; building it (mvn -B -q -DskipTests package)" >&2
   (cd "$root" && JAVA_HOME="${jdk:-${JAVA_HOME:-}}" mvn -B -q -DskipTests package) || { echo "$script: build failed" >&2; exit 1; }
 fi
-known="$("$java" -cp "$jar" dev.sluice.core.cli.SluiceCli strategies | awk '{print $1}' | paste -sd, -)"
-for s in "${strategy_list[@]}"; do
-  [[ ",$known," == *",$s,"* ]] || die "invalid strategy '$s' in --strategies: allowed are $known"
-done
+check_strategies "${strategy_list[@]}"
 
 # The code measured is the code at the start.
 commit="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
@@ -101,7 +98,7 @@ n=${#configs[@]} i=0 done_weight=0 started=$(date +%s)
 echo "$script: $n configurations ($preset: sizes $sizes; strategies $strategies; scale $scale; codec $codec) into $out" >&2
 for c in "${configs[@]}"; do
   i=$((i + 1)); size="${c%% *}"; strategy="${c#* }"
-  name="$(printf '%02d' "$i")-$size-$strategy"
+  name="$(printf '%02d' "$i")-$size-${strategy//[:=]/_}"
   common=(-p "size=$size" -p "scale=$scale" -p "codec=$codec" -p partitions=200 -wi "$warmups" -i "$runs" -f 1 -foe true
           -prof dev.sluice.jmh.ShuffleIoProfiler -rf json -rff "$out/runs/$name.json")
   if [[ "$strategy" == raw ]]; then

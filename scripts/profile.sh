@@ -12,7 +12,7 @@ under async-profiler, whose library comes from the tools.profiler:async-profiler
 and prints the paths of the flame graphs (HTML, forward and reverse).
 
 Options:
-  --strategy S   writer strategy (see: scripts/sluice strategies)
+  --strategy S   writer strategy spec, NAME or NAME:key=value:... (see: scripts/sluice strategies)
   --size Z       tiny, small, medium, large, xlarge or xxlarge
   --event E      cpu, alloc, wall or lock (default: cpu)
   --out DIR      where the flame graphs go (default: jmh/target/profile/STRATEGY-SIZE-EVENT)
@@ -38,11 +38,10 @@ case "$size" in tiny|small|medium|large|xlarge|xxlarge) ;; *) die "invalid --siz
 case "$event" in cpu|alloc|wall|lock) ;; *) die "invalid --event '$event': allowed are cpu, alloc, wall, lock" ;; esac
 find_java
 require_jar
-known="$("$java" -cp "$jar" dev.sluice.core.cli.SluiceCli strategies | awk '{print $1}' | paste -sd, -)"
-[[ ",$known," == *",$strategy,"* ]] || die "invalid --strategy '$strategy': allowed are $known"
+check_strategies "$strategy"
 lib="$root/jmh/target/async-profiler/linux-x64/libasyncProfiler.so"
 [[ -f "$lib" ]] || { echo "$script: $lib is missing; build with: mvn -B -DskipTests package" >&2; exit 2; }
-out="${out:-$root/jmh/target/profile/$strategy-$size-$event}"
+out="${out:-$root/jmh/target/profile/${strategy//[:=]/_}-$size-$event}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 echo "$script: profiling $strategy at $size ($event) into $out" >&2

@@ -12,7 +12,7 @@ import dev.sluice.core.verify.Reference;
 import dev.sluice.core.write.MapTask;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriter;
-import dev.sluice.core.write.ShuffleWriterFactory;
+import dev.sluice.core.write.StrategySpec;
 import dev.sluice.core.write.WriterConfig;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -48,10 +48,10 @@ public final class MapTaskRun implements AutoCloseable {
         return new MapTask(SHUFFLE_ID, MAP_ID, input.schema());
     }
 
-    /** Writes every record with a fresh executor of {@code factory} and commits. */
-    public MapOutput write(ShuffleWriterFactory factory, WriterConfig config, CountedStorage storage,
+    /** Writes every record with a fresh executor of {@code strategy} and commits. */
+    public MapOutput write(StrategySpec strategy, WriterConfig config, CountedStorage storage,
                            BufferAllocator allocator) throws Exception {
-        try (ShuffleExecutor executor = factory.createExecutor(config, storage, allocator)) {
+        try (ShuffleExecutor executor = strategy.createExecutor(config, storage, allocator)) {
             return write(executor);
         }
     }

@@ -2,6 +2,8 @@ package dev.sluice.jmh;
 
 import dev.sluice.core.io.Bytes;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.memory.DoesNotFitException;
+import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.output.PartitionReader;
 import dev.sluice.core.partition.PartitionedInput;
@@ -13,8 +15,7 @@ import dev.sluice.core.verify.Verifier;
 import dev.sluice.core.write.MapTask;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriter;
-import dev.sluice.core.write.ShuffleWriterFactory;
-import dev.sluice.core.write.ShuffleWriters;
+import dev.sluice.core.write.StrategySpec;
 import dev.sluice.core.write.WriterConfig;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -43,7 +44,8 @@ public abstract class ShuffleBenchmarkBase extends BenchmarkInput {
     @Param({"16"})
     public int threads;
 
-    @Param({"512m"})
+    /** The executor's host memory limit, or {@code none} (upstream's default). */
+    @Param({"none"})
     public String memoryLimit;
 
     /** fsync of data and index files at commit. */
@@ -56,6 +58,7 @@ public abstract class ShuffleBenchmarkBase extends BenchmarkInput {
     protected WriterConfig config;
     protected Reference reference;
     protected Schema schema;
+    protected StrategySpec strategySpec;
     private Path dir;
     private final Queue<MapOutput> outputs = new ConcurrentLinkedQueue<>();
     private final AtomicLong mapIds = new AtomicLong();
@@ -66,16 +69,37 @@ public abstract class ShuffleBenchmarkBase extends BenchmarkInput {
     protected abstract void releaseInput();
 
     protected void startTrial() throws Exception {
+        strategySpec = StrategySpec.parse("strategy", strategy);
+        checkMemory();
         allocator = new RootAllocator();
         prepareInput();
         dir = newTrialDirectory("sluice-jmh-");
-        config = WriterConfig.builder().partitions(partitions).threads(threads)
-                .memoryLimit(Bytes.parse(memoryLimit)).codec(ShuffleCodec.parse("codec", codec)).fsync(sync)
-                .outputDir(dir).build();
+        config = configBuilder().outputDir(dir).build();
         storage = new CountedStorage();
-        ShuffleWriterFactory factory = ShuffleWriters.find("strategy", strategy);
-        executor = factory.createExecutor(config, storage, allocator);
+        executor = strategySpec.createExecutor(config, storage, allocator);
         IoMetrics.register(storage);
+    }
+
+    private WriterConfig.Builder configBuilder() {
+        return WriterConfig.builder().partitions(partitions).threads(threads)
+                .memoryLimit("none".equals(memoryLimit) ? WriterConfig.UNLIMITED : Bytes.parse(memoryLimit))
+                .codec(ShuffleCodec.parse("codec", codec)).fsync(sync);
+    }
+
+    /**
+     * Refuses a configuration that cannot fit this machine before any input is made, with the numbers: the input,
+     * its partitioned copy, and what the strategy's writers may hold for each of the JMH threads' map tasks.
+     */
+    private void checkMemory() {
+        WriterConfig probe = configBuilder().outputDir(Path.of(System.getProperty("java.io.tmpdir"))).build();
+        strategySpec.check("strategy", probe);
+        long input = inputSpec().targetBytes();
+        MemoryPlan plan = new MemoryPlan().offHeap("input", input).offHeap("partitioned input", input);
+        strategySpec.planMemory(plan, probe, 1, input);
+        String refusal = plan.refusal(MemoryPlan.availableMemory(), Runtime.getRuntime().maxMemory());
+        if (refusal != null) {
+            throw new DoesNotFitException(strategy + " at " + size + " x " + scale + " " + refusal);
+        }
     }
 
     /** Writes one map task outside the measured region and reads it back: wrong bytes fail the benchmark. */

@@ -128,6 +128,8 @@ class ScriptsIT {
                 new String[] {"scripts/bench.sh", "--scale", "-1"},
                 new String[] {"scripts/bench.sh", "--codec", "zstd"},
                 new String[] {"scripts/bench.sh", "--strategies", "nope", "--out", WORK.resolve("never").toString()},
+                new String[] {"scripts/bench.sh", "--strategies", "per-batch,async:skipMerge=maybe", "--out",
+                        WORK.resolve("never").toString()},
                 new String[] {"scripts/bench.sh", "--jdk", "/nonexistent"},
                 new String[] {"scripts/report.sh"},
                 new String[] {"scripts/report.sh", "/nonexistent.json"},

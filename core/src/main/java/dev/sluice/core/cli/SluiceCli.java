@@ -1,8 +1,7 @@
 package dev.sluice.core.cli;
 
 import dev.sluice.core.InvalidParameterException;
-import dev.sluice.core.write.ShuffleWriterFactory;
-import dev.sluice.core.write.ShuffleWriters;
+import dev.sluice.core.memory.DoesNotFitException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -25,7 +24,8 @@ public final class SluiceCli {
                 + "throughput, write calls and bytes-written amplification.\n\n"
                 + "Commands:\n"
                 + "  write        write one map task with one strategy, verify it, print one JSON line\n"
-                + "  strategies   list the writer strategies on the class path\n\n"
+                + "  strategies   list the writer strategies with their options, defaults and upstream sources;\n"
+                + "               'strategies SPEC...' checks specs such as async:skipMerge=true\n\n"
                 + "Options:\n"
                 + "  --help       print this help; 'scripts/sluice write --help' describes every write option\n";
     }
@@ -47,10 +47,7 @@ public final class SluiceCli {
                 case "write":
                     return new WriteCommand(out, err).run(rest);
                 case "strategies":
-                    for (ShuffleWriterFactory f : ShuffleWriters.available().values()) {
-                        out.printf("%-12s %s%n", f.name(), f.description());
-                    }
-                    return OK;
+                    return new StrategiesCommand(out).run(rest);
                 default:
                     err.println("sluice: unknown command '" + command + "': allowed is write or strategies (see --help)");
                     return USAGE;
@@ -58,6 +55,9 @@ public final class SluiceCli {
         } catch (InvalidParameterException e) {
             err.println("sluice " + command + ": invalid " + dashed(e.parameter()) + " '" + e.value()
                     + "': allowed is " + e.allowed());
+            return USAGE;
+        } catch (DoesNotFitException e) {
+            err.println("sluice " + command + ": refused: " + e.getMessage());
             return USAGE;
         } catch (Exception e) {
             err.println("sluice " + command + ": failed: " + e);

@@ -10,6 +10,8 @@ import dev.sluice.core.input.SchemaSpec;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.IoSnapshot;
 import dev.sluice.core.io.ProcSelfIo;
+import dev.sluice.core.memory.DoesNotFitException;
+import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.output.PartitionReader;
 import dev.sluice.core.partition.PartitionedInput;
@@ -20,10 +22,9 @@ import dev.sluice.core.verify.Reference;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.core.verify.Verifier;
 import dev.sluice.core.write.MapTask;
-import dev.sluice.core.write.MergeCopy;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriter;
-import dev.sluice.core.write.ShuffleWriterFactory;
+import dev.sluice.core.write.StrategySpec;
 import dev.sluice.core.write.ShuffleWriters;
 import dev.sluice.core.write.WriterConfig;
 import java.io.IOException;
@@ -44,7 +45,9 @@ final class WriteCommand {
 
     static Options options() {
         return new Options()
-                .required("strategy", "NAME", "writer strategy: " + String.join(", ", ShuffleWriters.available().keySet()))
+                .required("strategy", "SPEC", "writer strategy, NAME or NAME:key=value:...: "
+                        + String.join(", ", ShuffleWriters.available().keySet())
+                        + " (options and defaults: scripts/sluice strategies)")
                 .required("size", "NAME", "input per map task: " + DataSize.names()
                         + " (4 MB, 402 MB, 803 MB, 1.18 GB, 1.57 GB, 1.95 GB of Arrow buffers)")
                 .optional("scale", "F", "1", "multiply the size by F (> 0)")
@@ -54,29 +57,28 @@ final class WriteCommand {
                 .optional("partitioning", "SCHEME", "hash", "hash (Spark's Murmur3 pmod on key) or roundrobin (df.repartition(N))")
                 .optional("rows-per-batch", "N", String.valueOf(InputSpec.DEFAULT_ROWS_PER_BATCH), "rows per input batch (>= 1)")
                 .optional("columns", "LIST", SchemaSpec.DEFAULT, "columns after the int64 key: int64, int32, float64, utf8; ? = nullable")
-                .optional("threads", "N", String.valueOf(WriterConfig.Builder.DEFAULT_THREADS), "writer (compression) threads (>= 1)")
-                .optional("merger-threads", "N", String.valueOf(WriterConfig.Builder.DEFAULT_MERGER_THREADS), "merger threads of buffered and async (>= 1)")
-                .optional("buffer-size", "SIZE", "32k", "per-file write buffer, spark.shuffle.file.buffer (1 byte to 1g)")
-                .optional("max-bytes-in-flight", "SIZE", "128m", "bytes handed to writer threads and not yet written (>= 1)")
-                .optional("memory-limit", "SIZE", "512m", "memory a writer may hold beyond its input; buffered and async never exceed it (spilling instead), per-batch only reports its use (>= 1)")
-                .optional("merge-copy", "HOW", "transfer", "how per-partition files are copied at commit: transfer (kernel) or stream (buffer)")
+                .optional("threads", "N", String.valueOf(WriterConfig.Builder.DEFAULT_THREADS), "writer threads of the executor (>= 1; the seed report's 16, upstream's default is 20)")
+                .optional("memory-limit", "SIZE", "none", "host memory limit of the executor (spark.rapids.memory.host.offHeapLimit), or none as upstream's default; what it bounds is the strategy's (see its memoryBound option)")
                 .optional("seed", "N", String.valueOf(InputSpec.DEFAULT_SEED), "input seed: same seed and options, same bytes")
-                .flag("materialize", "async only: write Spark's data and index files at commit instead of a segment catalog")
-                .flag("fsync", "force data and index files to the device before the commit renames them")
+                .flag("fsync", "force data, index and checksum files to the device before the commit renames them")
                 .required("out", "DIR", "output directory (created if missing; map output files are replaced)");
     }
 
     static String usage() {
-        return "Usage: scripts/sluice write --strategy NAME --size NAME [--scale F] --partitions N --codec CODEC\n"
+        return "Usage: scripts/sluice write --strategy SPEC --size NAME [--scale F] --partitions N --codec CODEC\n"
                 + "                            [--keys uniform|zipf] [--partitioning hash|roundrobin] [--rows-per-batch N]\n"
-                + "                            [--threads N] [--memory-limit SIZE] [--seed N] [--fsync] --out DIR [...]\n\n"
+                + "                            [--threads N] [--memory-limit SIZE|none] [--seed N] [--fsync] --out DIR\n\n"
                 + "Generates one map task's Arrow input from the seed, partitions it, writes it through the strategy\n"
-                + "into DIR as shuffle_0_0_0.data and shuffle_0_0_0.index (Spark's layout; async without --materialize keeps\n"
-                + "its output in a segment catalog in memory and writes no files), reads every partition back\n"
-                + "and compares it with a reference, then prints one JSON object on stdout. Progress goes to stderr.\n"
-                + "Only writing and committing are timed (millis); generation, partitioning and verification are not.\n"
+                + "into DIR in Spark's layout (shuffle_0_0_0.data, .index, and .checksum.ADLER32 where the strategy\n"
+                + "writes checksums; async:skipMerge=true keeps its output in a segment catalog in memory instead),\n"
+                + "reads every partition back and compares it with a reference, then prints one JSON object on stdout.\n"
+                + "SPEC is a strategy name, optionally with options: async:skipMerge=true, buffered:merge=gather:shrink=true\n"
+                + "('scripts/sluice strategies' lists every option with its default and upstream source).\n"
+                + "Progress goes to stderr. Only writing and committing are timed (millis); generation, partitioning and\n"
+                + "verification are not. A configuration that cannot fit this machine's memory is refused first.\n"
                 + "Exit status: 0 written and verified, 1 the write failed or verification found a difference,\n"
-                + "2 invalid options (nothing was created).\n\nOptions:\n" + options().describe();
+                + "2 invalid options or a configuration too big for this machine (nothing was created).\n\n"
+                + "Options:\n" + options().describe();
     }
 
     private final PrintStream out;
@@ -104,7 +106,7 @@ final class WriteCommand {
     }
 
     private int validatedRun(Options options) throws Exception {
-        ShuffleWriterFactory factory = ShuffleWriters.find("--strategy", options.string("strategy"));
+        StrategySpec strategy = StrategySpec.parse("--strategy", options.string("strategy"));
         DataSize size = DataSize.parse("--size", options.string("size"));
         Partitioning partitioning = Partitioning.parse("--partitioning", options.string("partitioning"));
         InputSpec spec = new InputSpec(size, options.number("scale"), options.integer("rows-per-batch"),
@@ -114,24 +116,38 @@ final class WriteCommand {
         WriterConfig config = WriterConfig.builder()
                 .partitions(options.integer("partitions"))
                 .threads(options.integer("threads"))
-                .mergerThreads(options.integer("merger-threads"))
-                .materialize(options.flag("materialize"))
-                .bufferSize(options.bytes("buffer-size"))
-                .maxBytesInFlight(options.bytes("max-bytes-in-flight"))
-                .memoryLimit(options.bytes("memory-limit"))
+                .memoryLimit(memoryLimit(options))
                 .codec(ShuffleCodec.parse("--codec", options.string("codec")))
-                .mergeCopy(MergeCopy.parse("--merge-copy", options.string("merge-copy")))
                 .fsync(options.flag("fsync"))
                 .outputDir(outDir)
                 .build();
+        strategy.check("--strategy", config);
+        String refusal = memoryPlan(strategy, config, spec).refusal(MemoryPlan.availableMemory(),
+                Runtime.getRuntime().maxMemory());
+        if (refusal != null) {
+            throw new DoesNotFitException(strategy.text() + " at " + size.label() + " x " + spec.scale + " " + refusal);
+        }
         // Everything is valid: from here on files may be created.
         Files.createDirectories(outDir);
         try (BufferAllocator allocator = new RootAllocator()) {
-            return run(factory, spec, partitioning, config, allocator);
+            return run(strategy, spec, partitioning, config, allocator);
         }
     }
 
-    private int run(ShuffleWriterFactory factory, InputSpec spec, Partitioning partitioning, WriterConfig config,
+    /** {@code none} or a size. */
+    private static long memoryLimit(Options options) {
+        return "none".equals(options.string("memory-limit")) ? WriterConfig.UNLIMITED : options.bytes("memory-limit");
+    }
+
+    /** The input, its partitioned copy (both exist while it is partitioned), and what the writer may hold. */
+    static MemoryPlan memoryPlan(StrategySpec strategy, WriterConfig config, InputSpec spec) {
+        long input = spec.targetBytes();
+        MemoryPlan plan = new MemoryPlan().offHeap("input", input).offHeap("partitioned input", input);
+        strategy.planMemory(plan, config, 1, input);
+        return plan;
+    }
+
+    private int run(StrategySpec strategy, InputSpec spec, Partitioning partitioning, WriterConfig config,
                     BufferAllocator allocator) throws Exception {
         MapTaskInput input;
         Reference reference;
@@ -151,11 +167,11 @@ final class WriteCommand {
             input.close();
         }
         try (records) {
-            return writeAndVerify(factory, spec, partitioning, config, allocator, input, reference, records);
+            return writeAndVerify(strategy, spec, partitioning, config, allocator, input, reference, records);
         }
     }
 
-    private int writeAndVerify(ShuffleWriterFactory factory, InputSpec spec, Partitioning partitioning,
+    private int writeAndVerify(StrategySpec strategy, InputSpec spec, Partitioning partitioning,
                                WriterConfig config, BufferAllocator allocator, MapTaskInput input,
                                Reference reference, PartitionedInput records) throws Exception {
         CountedStorage storage = new CountedStorage();
@@ -165,8 +181,8 @@ final class WriteCommand {
         IoSnapshot io;
         Optional<ProcSelfIo> procBefore;
         Optional<ProcSelfIo> procAfter;
-        try (ShuffleExecutor executor = factory.createExecutor(config, storage, allocator)) {
-            Progress writing = new Progress(err, "writing with " + factory.name(), records.records().size());
+        try (ShuffleExecutor executor = strategy.createExecutor(config, storage, allocator)) {
+            Progress writing = new Progress(err, "writing with " + strategy.text(), records.records().size());
             IoSnapshot before = storage.counters().snapshot();
             procBefore = ProcSelfIo.read();
             long start = System.nanoTime();
@@ -201,12 +217,12 @@ final class WriteCommand {
             }
             verifying.done(verified.toString());
         }
-        out.println(result(factory, spec, partitioning, config, input, reference, output, io, peakBuffered, nanos,
+        out.println(result(strategy, spec, partitioning, config, input, reference, output, io, peakBuffered, nanos,
                 filesLeft, procBefore, procAfter, verified));
         return verified.ok() ? 0 : 1;
     }
 
-    private static Json result(ShuffleWriterFactory factory, InputSpec spec, Partitioning partitioning,
+    private static Json result(StrategySpec strategy, InputSpec spec, Partitioning partitioning,
                                WriterConfig config, MapTaskInput input, Reference reference, MapOutput output,
                                IoSnapshot io, long peakBuffered, long nanos, int filesLeft,
                                Optional<ProcSelfIo> procBefore, Optional<ProcSelfIo> procAfter,
@@ -222,7 +238,8 @@ final class WriteCommand {
             proc.put("available", false).put("reason", ProcSelfIo.unavailableReason().orElse("/proc/self/io could not be read"));
         }
         return new Json()
-                .put("strategy", factory.name())
+                .put("strategy", strategy.text())
+                .put("strategyOptions", strategy.describeOptions())
                 .put("size", spec.size.label())
                 .put("scale", spec.scale)
                 .put("partitions", config.partitions)
@@ -232,12 +249,7 @@ final class WriteCommand {
                 .put("rowsPerBatch", spec.rowsPerBatch)
                 .put("columns", spec.schema.toString())
                 .put("threads", config.threads)
-                .put("bufferSize", config.bufferSize)
-                .put("maxBytesInFlight", config.maxBytesInFlight)
-                .put("memoryLimit", config.memoryLimit)
-                .put("mergeCopy", config.mergeCopy.label())
-                .put("mergerThreads", config.mergerThreads)
-                .put("materialize", config.materialize)
+                .put("memoryLimit", config.hasMemoryLimit() ? config.memoryLimit : null)
                 .put("fsync", config.fsync)
                 .put("seed", spec.seed)
                 .put("rows", input.rows())

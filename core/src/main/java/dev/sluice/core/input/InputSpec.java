@@ -47,6 +47,22 @@ public final class InputSpec {
         return new InputSpec(size, scale, rows, keys, seed, schema);
     }
 
+    /**
+     * Rows per batch such that a batch holds about {@code bytes} of Arrow buffers (from the schema's mean row size),
+     * as a GPU batch of a given size does; the last batch holds what is left.
+     */
+    public InputSpec withBatchBytes(long bytes) {
+        if (bytes < 1) {
+            throw new InvalidParameterException("batch-bytes", bytes, "a size >= 1 byte");
+        }
+        long rows = Math.max(1, Math.round(bytes / schema.meanBytesPerRow()));
+        if (rows > Integer.MAX_VALUE / 2) {
+            throw new InvalidParameterException("batch-bytes", bytes, "a size of at most "
+                    + (long) (Integer.MAX_VALUE / 2 * schema.meanBytesPerRow()) + " bytes");
+        }
+        return withRowsPerBatch((int) rows);
+    }
+
     public InputSpec withSeed(long s) {
         return new InputSpec(size, scale, rowsPerBatch, keys, s, schema);
     }

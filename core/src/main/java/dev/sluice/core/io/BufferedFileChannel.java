@@ -5,10 +5,13 @@ import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 
 /**
- * A write buffer in front of a {@link WritableFile}, as {@code spark.shuffle.file.buffer} puts one in front of each
- * shuffle file: bytes reach the OS in calls of exactly the buffer's size (the last one smaller), never larger, so the
- * buffer size is the write-call size a strategy chose. With a buffer of no capacity, every write goes straight to
- * the file. The buffer's memory belongs to the caller.
+ * A write buffer in front of a {@link WritableFile} with exactly {@link java.io.BufferedOutputStream}'s policy, which
+ * is what Spark puts in front of every shuffle file ({@code spark.shuffle.file.buffer} in
+ * {@code DiskBlockObjectWriter}) and spark-rapids in front of a partial file: a write that fits is copied into the
+ * buffer; one that does not fit in what is left flushes the buffer first; one at least as large as the whole buffer
+ * flushes it and goes to the file directly, in one call. So the write calls a strategy makes are the ones upstream's
+ * streams make. With a buffer of no capacity, every write goes straight to the file. The buffer's memory belongs to
+ * the caller.
  */
 public final class BufferedFileChannel implements WritableByteChannel {
     private final WritableFile file;
@@ -23,32 +26,18 @@ public final class BufferedFileChannel implements WritableByteChannel {
 
     @Override
     public int write(ByteBuffer src) throws IOException {
-        int total = src.remaining();
-        if (buffer.capacity() == 0) {
+        int n = src.remaining();
+        if (n >= buffer.capacity()) {
+            flush();
             file.write(src);
-            bytesWritten += total;
-            return total;
-        }
-        while (src.hasRemaining()) {
-            if (buffer.position() == 0 && src.remaining() >= buffer.capacity()) {
-                // A full buffer's worth with nothing pending: write it from the source, one call of buffer size.
-                ByteBuffer chunk = src.slice();
-                chunk.limit(buffer.capacity());
-                file.write(chunk);
-                src.position(src.position() + buffer.capacity());
-            } else {
-                int n = Math.min(buffer.remaining(), src.remaining());
-                ByteBuffer part = src.slice();
-                part.limit(n);
-                buffer.put(part);
-                src.position(src.position() + n);
-                if (!buffer.hasRemaining()) {
-                    flush();
-                }
+        } else {
+            if (n > buffer.remaining()) {
+                flush();
             }
+            buffer.put(src);
         }
-        bytesWritten += total;
-        return total;
+        bytesWritten += n;
+        return n;
     }
 
     public void write(byte[] bytes) throws IOException {

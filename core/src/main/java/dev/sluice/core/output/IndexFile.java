@@ -19,6 +19,15 @@ public final class IndexFile {
         return index.flip();
     }
 
+    /** Spark's checksum file: each value as a big-endian long. */
+    public static ByteBuffer encodeChecksums(long[] checksums) {
+        ByteBuffer out = ByteBuffer.allocate(checksums.length * Long.BYTES).order(ByteOrder.BIG_ENDIAN);
+        for (long c : checksums) {
+            out.putLong(c);
+        }
+        return out.flip();
+    }
+
     /** Offsets from an index file's bytes; checks they start at 0 and never decrease. */
     public static long[] decode(ByteBuffer bytes, String source) throws IOException {
         if (bytes.remaining() % Long.BYTES != 0 || bytes.remaining() < 2 * Long.BYTES) {

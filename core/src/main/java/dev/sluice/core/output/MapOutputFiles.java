@@ -37,6 +37,11 @@ public final class MapOutputFiles {
         return directory.resolve("shuffle_" + shuffleId + "_" + mapId + "_0.index");
     }
 
+    /** {@code shuffle_<shuffleId>_<mapId>_0.checksum.ADLER32}: numPartitions big-endian longs (Spark 3.2+). */
+    public Path checksumFile() {
+        return directory.resolve("shuffle_" + shuffleId + "_" + mapId + "_0.checksum." + PartitionChecksums.ALGORITHM);
+    }
+
     /** Where a file is written before its commit renames it into place ({@code Utils.tempFileWith}). */
     public static Path tempFor(Path file) {
         return file.resolveSibling(file.getFileName() + "." + UUID.randomUUID());

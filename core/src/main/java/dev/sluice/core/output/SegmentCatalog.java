@@ -113,9 +113,7 @@ public final class SegmentCatalog implements MapOutput {
                 if (!segments.isEmpty()) {
                     pieces.add(new BufferChannel(ByteBuffer.wrap(header)));
                     for (Segment s : segments) {
-                        pieces.add(s.source.inMemory()
-                                ? new BufferChannel(s.source.memorySlice(s.offset, s.length))
-                                : s.source.file().range(s.offset, s.length));
+                        pieces.add(new SegmentChannel(s));
                     }
                     pieces.add(new BufferChannel(ByteBuffer.wrap(endOfStream)));
                 }
@@ -151,6 +149,43 @@ public final class SegmentCatalog implements MapOutput {
             cleanup.run(source::release);
         }
         cleanup.done();
+    }
+
+    /**
+     * A segment read by position through its source on every call, so that the source may spill to file between
+     * reads without the reader holding its memory (upstream's {@code readAt}, whose races are #15018 and #15064).
+     */
+    private static final class SegmentChannel implements ReadableByteChannel {
+        private final Segment segment;
+        private long done;
+
+        SegmentChannel(Segment segment) {
+            this.segment = segment;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (done >= segment.length) {
+                return -1;
+            }
+            ByteBuffer window = dst.slice();
+            window.limit((int) Math.min(window.remaining(), segment.length - done));
+            int n = segment.source.read(segment.offset + done, window);
+            if (n < 0) {
+                throw new java.io.EOFException("segment source ends " + (segment.length - done) + " bytes early");
+            }
+            dst.position(dst.position() + n);
+            done += n;
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {}
     }
 
     private static final class BufferChannel implements ReadableByteChannel {

@@ -12,10 +12,13 @@ import java.util.List;
 public final class SparkMapOutput implements MapOutput {
     private final MapOutputFiles files;
     private final long[] partitionLengths;
+    private final List<Path> committed;
 
-    public SparkMapOutput(MapOutputFiles files, long[] partitionLengths) {
+    /** @param committed the files of this output: data, index, and checksum file if one was written */
+    public SparkMapOutput(MapOutputFiles files, long[] partitionLengths, List<Path> committed) {
         this.files = files;
         this.partitionLengths = partitionLengths;
+        this.committed = List.copyOf(committed);
     }
 
     @Override
@@ -35,7 +38,7 @@ public final class SparkMapOutput implements MapOutput {
 
     @Override
     public List<Path> files() {
-        return List.of(files.dataFile(), files.indexFile());
+        return committed;
     }
 
     /** Reads the index file from storage (not the lengths held here), as a reduce task would. */
@@ -67,8 +70,9 @@ public final class SparkMapOutput implements MapOutput {
 
     @Override
     public void delete(CountedStorage storage) throws IOException {
-        storage.delete(files.dataFile());
-        storage.delete(files.indexFile());
+        for (Path file : committed) {
+            storage.delete(file);
+        }
     }
 
     private static final class FileReader implements PartitionReader {

@@ -134,6 +134,16 @@ public final class RecordSerializer {
         }
     }
 
+    /**
+     * Serializes one record into a heap array that grows as it is written (from 32 bytes, doubling), as spark-rapids'
+     * writer threads do into an {@code OpenByteArrayOutputStream}.
+     */
+    public GrowingBytes serializeToHeap(VectorSchemaRoot slice) throws IOException {
+        GrowingBytes out = new GrowingBytes();
+        writeRecord(slice, Channels.newChannel(out));
+        return out;
+    }
+
     /** Serializes one record into a direct buffer of exactly its size, from {@code allocator}. */
     public ByteBuf serialize(VectorSchemaRoot slice, ByteBufAllocator allocator) throws IOException {
         if (codec == ShuffleCodec.LZ4_BLOCK) {

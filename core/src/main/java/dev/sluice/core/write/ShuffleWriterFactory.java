@@ -1,11 +1,15 @@
 package dev.sluice.core.write;
 
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.memory.MemoryPlan;
+import dev.sluice.core.write.option.OptionValues;
+import dev.sluice.core.write.option.StrategyOptions;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * A writer strategy, found by {@link java.util.ServiceLoader} under a stable {@link #name()}. A third party's jar
- * adds one with a {@code META-INF/services/dev.sluice.core.write.ShuffleWriterFactory} entry.
+ * adds one with a {@code META-INF/services/dev.sluice.core.write.ShuffleWriterFactory} entry. Most callers reach it
+ * through a {@link StrategySpec}, which parses and checks its options.
  */
 public interface ShuffleWriterFactory {
     /** Stable name used on the command line and in benchmark parameters, e.g. {@code per-batch}. */
@@ -14,9 +18,34 @@ public interface ShuffleWriterFactory {
     /** One line on the mechanism it models. */
     String description();
 
+    /** Where the design comes from (an upstream PR and commit), or empty for a strategy that models none. */
+    default String upstream() {
+        return "";
+    }
+
+    /** The options this strategy takes, each with its default, meaning and upstream source. */
+    default StrategyOptions options() {
+        return StrategyOptions.NONE;
+    }
+
+    /**
+     * Why these option values cannot run with {@code config} (what is allowed, in words), or null if they can.
+     * Called before anything is created.
+     */
+    default String check(WriterConfig config, OptionValues options) {
+        return null;
+    }
+
+    /**
+     * Adds to {@code plan} the most memory {@code tasks} concurrent map tasks, each with {@code inputBytes} of input,
+     * may hold in this strategy's writers, beyond their input. A strategy that does not say adds nothing.
+     */
+    default void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, int tasks, long inputBytes) {}
+
     /**
      * Starts an executor for this strategy. All file I/O goes through {@code storage}; all Arrow memory comes from
      * {@code allocator} (the caller owns both).
      */
-    ShuffleExecutor createExecutor(WriterConfig config, CountedStorage storage, BufferAllocator allocator);
+    ShuffleExecutor createExecutor(WriterConfig config, OptionValues options, CountedStorage storage,
+                                   BufferAllocator allocator);
 }

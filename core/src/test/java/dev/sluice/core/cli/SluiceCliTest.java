@@ -68,12 +68,15 @@ class SluiceCliTest {
         "--partitions|abc|an integer",
         "--threads|0|an integer >= 1",
         "--threads|1.5|an integer",
-        "--buffer-size|0|1 byte",
-        "--buffer-size|-1k|a byte size",
-        "--buffer-size|lots|a byte size",
         "--memory-limit|-5m|a byte size",
-        "--memory-limit|0|>= 1 byte",
-        "--max-bytes-in-flight|0|>= 1 byte",
+        "--memory-limit|0|none, or a size >= 1 byte",
+        "--strategy|async:skipMerge=maybe|for async's option skipMerge: true or false (not 'maybe')",
+        "--strategy|async:fast=yes|an option of async: skipMerge, initialPartial",
+        "--strategy|per-batch:fileBuffer=0|for per-batch's option fileBuffer: a byte size from 1B",
+        "--strategy|buffered:merge=gather:merge=stream|each option of buffered once",
+        "--strategy|buffered:merge|NAME or NAME:key=value",
+        "--strategy|async:skipMerge=true|skipMerge=true only with a memory limit",
+        "--strategy|buffered:initialPartial=1g:maxPartial=64m|initialPartial <= maxPartial",
         "--scale|0|a finite number > 0",
         "--scale|-2|a finite number > 0",
         "--scale|big|a number",
@@ -83,7 +86,6 @@ class SluiceCliTest {
         "--size|huge|tiny, small, medium",
         "--keys|normal|uniform or zipf",
         "--partitioning|range|hash or roundrobin",
-        "--merge-copy|mmap|transfer or stream",
         "--columns|int32,blob|int64, int32, float64, utf8",
         "--seed|x|an integer",
     })
@@ -143,7 +145,7 @@ class SluiceCliTest {
         assertEquals(0, write.status);
         for (String option : List.of("--strategy", "--size", "--scale", "--partitions", "--codec", "--keys",
                 "--partitioning", "--rows-per-batch", "--threads", "--memory-limit", "--seed", "--fsync", "--out",
-                "--buffer-size", "--max-bytes-in-flight", "--merge-copy", "--columns")) {
+                "--columns")) {
             assertTrue(write.out.contains(option), option + " missing from help");
         }
     }
@@ -163,7 +165,9 @@ class SluiceCliTest {
         }
         assertTrue(json.contains("\"verified\":true"), json);
         assertTrue(json.contains("\"filesLeft\":0"), json);
-        assertEquals(List.of("shuffle_0_0_0.data", "shuffle_0_0_0.index"), entries(out));
+        assertEquals(List.of("shuffle_0_0_0.checksum.ADLER32", "shuffle_0_0_0.data", "shuffle_0_0_0.index"),
+                entries(out));
+        assertTrue(json.contains("\"strategyOptions\":{\"fileBuffer\":\"32KiB\""), json);
         assertTrue(r.err.contains("verifying"), "progress on stderr: " + r.err);
         assertEquals(List.of(), Threads.sluiceThreads());
         // Same seed and options: same fingerprint, same bytes.
@@ -186,9 +190,10 @@ class SluiceCliTest {
     }
 
     @Test
-    void asyncWithA4MiBLimitOn20MBStaysUnderItAndVerifies() {
+    void anExactBoundOf4MiBOn20MBStaysUnderItAndVerifies() {
         Path out = tmp.resolve("async-4m");
-        List<String> args = with(with(with(validArgs(out), "--strategy", "async"), "--scale", "5"), "--memory-limit", "4m");
+        List<String> args = with(with(with(validArgs(out), "--strategy", "async:memoryBound=exact:initialPartial=1m"),
+                "--scale", "5"), "--memory-limit", "4m");
         Result r = run(with(args, "--partitions", "200"));
         assertEquals(0, r.status, r.err);
         assertTrue(r.out.contains("\"inputBytes\":20"), r.out);
@@ -196,6 +201,36 @@ class SluiceCliTest {
         assertTrue(peak > 0 && peak <= 4 * 1024 * 1024, "peakBufferedBytes " + peak);
         assertTrue(number(r.out, "spilledBytes") > 0, r.out);
         assertTrue(r.out.contains("\"verified\":true"), r.out);
+    }
+
+    @Test
+    void strategiesListsEveryOptionWithItsDefaultAndUpstreamSource() {
+        Result r = run(List.of("strategies"));
+        assertEquals(0, r.status, r.err);
+        for (String text : List.of("per-batch", "buffered", "async", "fileBuffer=32KiB", "checksum=true",
+                "initialPartial=128MiB", "initialPartial=32MiB", "skipMerge=false", "merge=stream", "merger=cooperative",
+                "memoryBound=threshold", "recordBuffer=heap", "mergerThreads=threads", "upstream: ", "e465ec3851",
+                "c4d50b3624", "#15208")) {
+            assertTrue(r.out.contains(text), text + " missing from: " + r.out);
+        }
+        Result spec = run(List.of("strategies", "async:skipMerge=true", "per-batch"));
+        assertEquals(0, spec.status, spec.err);
+        assertTrue(spec.out.startsWith("async:skipMerge=true:initialPartial=32MiB:"), spec.out);
+        assertTrue(spec.out.contains("per-batch:fileBuffer=32KiB:maxBytesInFlight=128MiB:mergeCopy=transfer:checksum=true"),
+                spec.out);
+        Result bad = run(List.of("strategies", "async:skipMerge=perhaps"));
+        assertEquals(2, bad.status);
+        assertTrue(bad.err.contains("skipMerge") && bad.err.contains("true or false"), bad.err);
+    }
+
+    @Test
+    void aConfigurationTooBigForThisMachineIsRefusedBeforeAnythingIsCreated() {
+        Path out = tmp.resolve("too-big");
+        Result r = run(with(with(validArgs(out), "--size", "xxlarge"), "--scale", "1000"));
+        assertEquals(2, r.status, r.err);
+        assertTrue(r.err.contains("refused") && r.err.contains("MemAvailable") && r.err.contains("GiB"), r.err);
+        assertFalse(Files.exists(out));
+        assertEquals("", r.out);
     }
 
     private static long number(String json, String key) {

@@ -65,4 +65,14 @@ class ByteQuotaTest {
         assertTrue(!waiter.isAlive());
         assertEquals(10, quota.used());
     }
+
+    @Test
+    @Timeout(10)
+    void aWaitGivesUpAfterItsTimeoutNamingWhatIsHeld() throws Exception {
+        ByteQuota quota = new ByteQuota(10, TimeUnit.MILLISECONDS.toNanos(200));
+        quota.acquire(10);
+        IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> quota.acquire(5));
+        assertTrue(e.getMessage().contains("10 of 10 bytes"), e.getMessage());
+        assertEquals(10, quota.used());
+    }
 }

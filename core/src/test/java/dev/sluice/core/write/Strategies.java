@@ -5,14 +5,42 @@ import dev.sluice.core.write.buffered.BufferedWriterFactory;
 import dev.sluice.core.write.perbatch.PerBatchWriterFactory;
 import java.util.stream.Stream;
 
+/** The strategy specs tests run. */
 public final class Strategies {
     private Strategies() {}
 
-    public static Stream<ShuffleWriterFactory> all() {
-        return Stream.of(new PerBatchWriterFactory(), new BufferedWriterFactory(), new AsyncWriterFactory());
+    public static StrategySpec spec(String text) {
+        return StrategySpec.parse("strategy", text);
     }
 
-    public static Stream<ShuffleWriterFactory> consolidating() {
-        return Stream.of(new BufferedWriterFactory(), new AsyncWriterFactory());
+    /** {@code spec} with more options. */
+    public static StrategySpec with(StrategySpec spec, String... options) {
+        return spec(spec.text() + ":" + String.join(":", options));
+    }
+
+    /** Every strategy at its defaults (upstream's). */
+    public static Stream<StrategySpec> defaults() {
+        return Stream.of(StrategySpec.of(new PerBatchWriterFactory()), StrategySpec.of(new BufferedWriterFactory()),
+                StrategySpec.of(new AsyncWriterFactory()));
+    }
+
+    /**
+     * Every option value that changes a code path, at least once, with partials small enough (64 KiB) that a memory
+     * limit of a few hundred KiB sends them to file: what the fault, leak, interrupt and concurrency tests run. The
+     * specs that need a memory limit (skip-merge, the exact bound) need the config to have one.
+     */
+    public static Stream<StrategySpec> codePaths() {
+        return Stream.of(
+                "per-batch",
+                "per-batch:mergeCopy=stream:checksum=false",
+                "buffered:initialPartial=64k",
+                "buffered:initialPartial=64k:merger=blocking",
+                "buffered:initialPartial=64k:compression=pool:recordBuffer=direct",
+                "buffered:initialPartial=64k:merge=gather:shrink=true:checksum=true",
+                "buffered:initialPartial=64k:memoryBound=exact",
+                "async:initialPartial=64k",
+                "async:initialPartial=64k:skipMerge=true",
+                "async:initialPartial=64k:skipMerge=true:memoryBound=exact:merger=blocking")
+                .map(Strategies::spec);
     }
 }

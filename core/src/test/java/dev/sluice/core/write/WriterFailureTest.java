@@ -43,25 +43,25 @@ class WriterFailureTest {
     @TempDir
     Path dir;
 
-    static Stream<ShuffleWriterFactory> strategies() {
-        return Strategies.all();
+    /** Every code path, with small buffers and a small in-flight quota so that the task thread waits. */
+    static Stream<StrategySpec> strategies() {
+        return Strategies.codePaths().map(s -> Strategies.with(s, "fileBuffer=4k", "maxBytesInFlight=64k"));
     }
 
     private static InputSpec input() {
         return InputSpec.of(DataSize.TINY, 0.25).withRowsPerBatch(2048);
     }
 
-    /** A small memory limit and in-flight quota, so that spills happen and the task thread waits. */
+    /** A small memory limit, so that partials go to file. */
     private WriterConfig config(int partitions) {
-        return WriterConfig.builder().partitions(partitions).threads(3).mergerThreads(2).bufferSize(4096)
-                .maxBytesInFlight(64 * 1024).memoryLimit(256 * Bytes.KiB).codec(ShuffleCodec.LZ4_FRAME)
-                .outputDir(dir).build();
+        return WriterConfig.builder().partitions(partitions).threads(3).memoryLimit(256 * Bytes.KiB)
+                .codec(ShuffleCodec.LZ4_FRAME).outputDir(dir).build();
     }
 
     @ParameterizedTest
     @MethodSource("strategies")
     @Timeout(60)
-    void aCompressionTaskThatThrowsFailsTheWriterWithItsCause(ShuffleWriterFactory factory) throws Exception {
+    void aCompressionTaskThatThrowsFailsTheWriterWithItsCause(StrategySpec factory) throws Exception {
         FailingCompression failing = new FailingCompression();
         try (BufferAllocator allocator = new RootAllocator(failing, Long.MAX_VALUE);
              MapTaskRun run = new MapTaskRun(input(), Partitioning.HASH, 7, allocator)) {
@@ -69,14 +69,14 @@ class WriterFailureTest {
             Exception e = assertThrows(Exception.class,
                     () -> writeAll(factory, run, run.records.records(), new CountedStorage(), allocator));
             assertTrue(causes(e).contains("injected compression failure"), causes(e));
-            assertClean(allocator, run, factory.name() + " compression failure");
+            assertClean(allocator, run, factory + " compression failure");
         }
     }
 
     @ParameterizedTest
     @MethodSource("strategies")
     @Timeout(120)
-    void storageFailingAtAnyWriteCallInsideTheWriterLeavesNothing(ShuffleWriterFactory factory) throws Exception {
+    void storageFailingAtAnyWriteCallInsideTheWriterLeavesNothing(StrategySpec factory) throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskRun run = new MapTaskRun(input(), Partitioning.ROUNDROBIN, 7, allocator)) {
             CountedStorage counting = new CountedStorage();
@@ -84,11 +84,11 @@ class WriterFailureTest {
                 output.delete(counting);
             }
             long calls = counting.counters().snapshot().writeCalls;
-            assertTrue(calls >= 3, factory.name() + ": too few write calls to sweep: " + calls);
+            assertTrue(calls >= 3, factory + ": too few write calls to sweep: " + calls);
             assertTrue(counting.counters().snapshot().spilledBytes > 0 || factory.name().equals("per-batch"),
-                    factory.name() + " did not spill: the sweep would not reach the merger's writes");
-            // Spills depend on timing, so a run may make fewer calls than the counting run: such a run must then
-            // succeed and verify. Most must fail.
+                    factory + " did not spill: the sweep would not reach the merger's writes");
+            // Spills depend on timing (with skip-merge, they are the only writes), so a run may make fewer calls than
+            // the counting run: such a run must then succeed and verify. At least a quarter must fail.
             long step = Math.max(1, calls / 60);
             int failed = 0;
             int runs = 0;
@@ -96,22 +96,22 @@ class WriterFailureTest {
                 runs++;
                 CountedStorage failing = new CountedStorage(IoFaults.failingWriteCall(k));
                 try (MapOutput output = writeAll(factory, run, run.records.records(), failing, allocator)) {
-                    assertTrue(ConsolidatingMemoryTest.verify(run, output, failing, config(7), allocator).ok());
+                    assertTrue(ConsolidatingFidelityTest.verify(run, output, failing, allocator, ShuffleCodec.LZ4_FRAME).ok());
                     output.delete(failing);
                 } catch (Exception e) {
                     failed++;
                     assertTrue(causes(e).contains("injected fault: write call #"), causes(e));
                 }
-                assertClean(allocator, run, factory.name() + " failing at write call #" + k);
+                assertClean(allocator, run, factory + " failing at write call #" + k);
             }
-            assertTrue(failed * 2 >= runs, factory.name() + ": only " + failed + " of " + runs + " runs failed");
+            assertTrue(failed * 4 >= runs, factory + ": only " + failed + " of " + runs + " runs failed");
         }
     }
 
     @ParameterizedTest
     @MethodSource("strategies")
     @Timeout(60)
-    void anInterruptOfTheTaskThreadStopsTheWriterCleanly(ShuffleWriterFactory factory) throws Exception {
+    void anInterruptOfTheTaskThreadStopsTheWriterCleanly(StrategySpec factory) throws Exception {
         IoFaults slowDisk = new IoFaults() {
             @Override
             public void beforeWrite(long callNumber, Path file, long bytes, WriteKind kind) throws IOException {
@@ -143,14 +143,14 @@ class WriterFailureTest {
             assertTrue(!task.isAlive(), "task thread still running after its interrupt");
             assertTrue(thrown.get() != null, "the writer finished despite the interrupt");
             assertTrue(causes(thrown.get()).contains("Interrupt"), causes(thrown.get()));
-            assertClean(allocator, run, factory.name() + " interrupted");
+            assertClean(allocator, run, factory + " interrupted");
         }
     }
 
     @ParameterizedTest
     @MethodSource("strategies")
     @Timeout(60)
-    void abortMidRunLeavesNothingAndRefusesMoreRecords(ShuffleWriterFactory factory) throws Exception {
+    void abortMidRunLeavesNothingAndRefusesMoreRecords(StrategySpec factory) throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskRun run = new MapTaskRun(input(), Partitioning.HASH, 7, allocator)) {
             CountedStorage storage = new CountedStorage();
@@ -166,16 +166,16 @@ class WriterFailureTest {
                 writer.close();
                 assertEquals(0, storage.filesLeft());
             }
-            assertClean(allocator, run, factory.name() + " aborted");
+            assertClean(allocator, run, factory + " aborted");
         }
     }
 
-    private MapOutput writeAll(ShuffleWriterFactory factory, MapTaskRun run, List<ShuffleRecord> records,
+    private MapOutput writeAll(StrategySpec factory, MapTaskRun run, List<ShuffleRecord> records,
                                CountedStorage storage, BufferAllocator allocator) throws Exception {
         return writeAll(factory, run, records, storage, allocator, new CountDownLatch(1));
     }
 
-    private MapOutput writeAll(ShuffleWriterFactory factory, MapTaskRun run, List<ShuffleRecord> records,
+    private MapOutput writeAll(StrategySpec factory, MapTaskRun run, List<ShuffleRecord> records,
                                CountedStorage storage, BufferAllocator allocator, CountDownLatch started)
             throws Exception {
         try (ShuffleExecutor executor = factory.createExecutor(config(7), storage, allocator);

@@ -1,15 +1,42 @@
 package dev.sluice.core.write.async;
 
+import dev.sluice.core.io.Bytes;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriterFactory;
 import dev.sluice.core.write.WriterConfig;
 import dev.sluice.core.write.consolidate.ConsolidatingExecutor;
+import dev.sluice.core.write.consolidate.ConsolidatingOptions;
+import dev.sluice.core.write.consolidate.ConsolidatingSettings;
+import dev.sluice.core.write.consolidate.PartialSizing;
+import dev.sluice.core.write.option.OptionValues;
+import dev.sluice.core.write.option.StrategyOption;
+import dev.sluice.core.write.option.StrategyOptions;
 import org.apache.arrow.memory.BufferAllocator;
 
-/** {@code async}: spark-rapids PR-14090, predictive partial sizing and a commit that skips the merge. */
+/**
+ * {@code async}: spark-rapids PR-14090 ("V2 phase 2", on top of PR-13724), as at its commit c4d50b3624: partials
+ * start at 32 MiB and grow to a prediction from the partitions completed so far; by default the commit merges as
+ * PR-13724's does ({@code spark.rapids.shuffle.multithreaded.skipMerge=false}). With {@code skipMerge=true} the commit
+ * registers the partials' segments in a catalog and writes nothing; as upstream, that needs a host memory limit.
+ */
 public final class AsyncWriterFactory implements ShuffleWriterFactory {
     public static final String NAME = "async";
+
+    static final StrategyOption<Long> INITIAL_PARTIAL = ConsolidatingOptions.initialPartial(32 * Bytes.MiB,
+            ConsolidatingOptions.PR_14090);
+    static final StrategyOption<Boolean> SKIP_MERGE = StrategyOption.flag("skipMerge", false,
+            "commit registers each batch's segments in a segment catalog that readers are served from; nothing is "
+                    + "written unless a partial went to file. Needs a memory limit",
+            "spark.rapids.shuffle.multithreaded.skipMerge = false (RapidsConf.scala @ " + ConsolidatingOptions.PR_14090
+                    + "); true requires spark.rapids.memory.host.offHeapLimit.enabled=true");
+    private static final StrategyOptions OPTIONS = StrategyOptions.of(SKIP_MERGE, INITIAL_PARTIAL,
+            ConsolidatingOptions.MAX_PARTIAL, ConsolidatingOptions.MEMORY_THRESHOLD,
+            ConsolidatingOptions.MAX_BYTES_IN_FLIGHT, ConsolidatingOptions.FILE_BUFFER, ConsolidatingOptions.MERGE,
+            ConsolidatingOptions.SHRINK, ConsolidatingOptions.MERGER, ConsolidatingOptions.MERGER_THREADS,
+            ConsolidatingOptions.COMPRESSION, ConsolidatingOptions.MEMORY_BOUND, ConsolidatingOptions.RECORD_BUFFER,
+            ConsolidatingOptions.CHECKSUM);
 
     @Override
     public String name() {
@@ -18,12 +45,40 @@ public final class AsyncWriterFactory implements ShuffleWriterFactory {
 
     @Override
     public String description() {
-        return "buffered's pipeline with predictive partial sizing; commit registers segments in a catalog and "
-                + "writes nothing unless memory pressure spilled (spark-rapids PR-14090)";
+        return "buffered's pipeline with predictive partial sizing (32 MiB, then average partition x partitions x "
+                + "1.2); skipMerge=true serves readers from a segment catalog and writes nothing (spark-rapids PR-14090)";
     }
 
     @Override
-    public ShuffleExecutor createExecutor(WriterConfig config, CountedStorage storage, BufferAllocator allocator) {
-        return new ConsolidatingExecutor(NAME, config, storage, allocator, AsyncWriter::new);
+    public String upstream() {
+        return "spark-rapids PR-14090 @ " + ConsolidatingOptions.PR_14090
+                + " (RapidsLocalDiskShuffleMapOutputWriter.capacityHintProvider, MultithreadedShuffleBufferCatalog)";
+    }
+
+    @Override
+    public StrategyOptions options() {
+        return OPTIONS;
+    }
+
+    @Override
+    public String check(WriterConfig config, OptionValues options) {
+        if (options.get(SKIP_MERGE) && !config.hasMemoryLimit()) {
+            return "skipMerge=true only with a memory limit (--memory-limit SIZE): upstream refuses skip-merge unless "
+                    + "spark.rapids.memory.host.offHeapLimit.enabled=true";
+        }
+        return ConsolidatingOptions.check(config, options, INITIAL_PARTIAL);
+    }
+
+    @Override
+    public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, int tasks, long inputBytes) {
+        ConsolidatingOptions.planMemory(plan, config, options, tasks, inputBytes);
+    }
+
+    @Override
+    public ShuffleExecutor createExecutor(WriterConfig config, OptionValues options, CountedStorage storage,
+                                          BufferAllocator allocator) {
+        ConsolidatingSettings settings = new ConsolidatingSettings(config, options, INITIAL_PARTIAL,
+                PartialSizing.predictive(config.partitions), options.get(SKIP_MERGE));
+        return new ConsolidatingExecutor(NAME, config, settings, storage, allocator);
     }
 }

@@ -1,15 +1,36 @@
 package dev.sluice.core.write.buffered;
 
+import dev.sluice.core.io.Bytes;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriterFactory;
 import dev.sluice.core.write.WriterConfig;
 import dev.sluice.core.write.consolidate.ConsolidatingExecutor;
+import dev.sluice.core.write.consolidate.ConsolidatingOptions;
+import dev.sluice.core.write.consolidate.ConsolidatingSettings;
+import dev.sluice.core.write.consolidate.PartialSizing;
+import dev.sluice.core.write.option.OptionValues;
+import dev.sluice.core.write.option.StrategyOption;
+import dev.sluice.core.write.option.StrategyOptions;
 import org.apache.arrow.memory.BufferAllocator;
 
-/** {@code buffered}: spark-rapids PR-13724, consolidation in memory with a merge at commit. */
+/**
+ * {@code buffered}: spark-rapids PR-13724 ("V2 phase 1": the writer uses as much memory as allowed, and writes in a
+ * pipeline), as at its commit e465ec3851: partial buffers that start at 128 MiB and double, and a commit that writes
+ * one batch's partial in one call or merges several.
+ */
 public final class BufferedWriterFactory implements ShuffleWriterFactory {
     public static final String NAME = "buffered";
+
+    static final StrategyOption<Long> INITIAL_PARTIAL = ConsolidatingOptions.initialPartial(128 * Bytes.MiB,
+            ConsolidatingOptions.PR_13724);
+    private static final StrategyOptions OPTIONS = StrategyOptions.of(INITIAL_PARTIAL,
+            ConsolidatingOptions.MAX_PARTIAL, ConsolidatingOptions.MEMORY_THRESHOLD,
+            ConsolidatingOptions.MAX_BYTES_IN_FLIGHT, ConsolidatingOptions.FILE_BUFFER, ConsolidatingOptions.MERGE,
+            ConsolidatingOptions.SHRINK, ConsolidatingOptions.MERGER, ConsolidatingOptions.MERGER_THREADS,
+            ConsolidatingOptions.COMPRESSION, ConsolidatingOptions.MEMORY_BOUND, ConsolidatingOptions.RECORD_BUFFER,
+            ConsolidatingOptions.CHECKSUM);
 
     @Override
     public String name() {
@@ -18,12 +39,36 @@ public final class BufferedWriterFactory implements ShuffleWriterFactory {
 
     @Override
     public String description() {
-        return "records compressed by a writer pool into per-batch partial buffers (doubling, spilled under memory "
-                + "pressure), merged into the data file at commit (spark-rapids PR-13724)";
+        return "records compressed by writer slots into per-batch partial buffers (128 MiB, doubling), one write of "
+                + "a single batch at commit, a merge of several (spark-rapids PR-13724)";
     }
 
     @Override
-    public ShuffleExecutor createExecutor(WriterConfig config, CountedStorage storage, BufferAllocator allocator) {
-        return new ConsolidatingExecutor(NAME, config, storage, allocator, BufferedWriter::new);
+    public String upstream() {
+        return "spark-rapids PR-13724 @ " + ConsolidatingOptions.PR_13724
+                + " (RapidsShuffleInternalManagerBase, SpillablePartialFileHandle, RapidsLocalDiskShuffleMapOutputWriter)";
+    }
+
+    @Override
+    public StrategyOptions options() {
+        return OPTIONS;
+    }
+
+    @Override
+    public String check(WriterConfig config, OptionValues options) {
+        return ConsolidatingOptions.check(config, options, INITIAL_PARTIAL);
+    }
+
+    @Override
+    public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, int tasks, long inputBytes) {
+        ConsolidatingOptions.planMemory(plan, config, options, tasks, inputBytes);
+    }
+
+    @Override
+    public ShuffleExecutor createExecutor(WriterConfig config, OptionValues options, CountedStorage storage,
+                                          BufferAllocator allocator) {
+        ConsolidatingSettings settings = new ConsolidatingSettings(config, options, INITIAL_PARTIAL,
+                PartialSizing.DOUBLING, false);
+        return new ConsolidatingExecutor(NAME, config, settings, storage, allocator);
     }
 }

@@ -1,43 +1,53 @@
 package dev.sluice.core.write.consolidate;
 
-import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The merger of one batch: appends the batch's records to its partial handle strictly in the order they were queued,
  * which is partition order 0..N-1 (a drop in partition id starts a new batch) and FIFO within a partition. A
- * partition is complete once a record of a higher partition follows it, or the batch ends.
+ * partition is complete once a record of a higher partition follows it, or the batch ends. Each partition present in
+ * the batch becomes one complete stream in the partial: header, records, end-of-stream marker, so the partial of a
+ * single batch is the data file; a merge of several batches takes each segment's body.
  *
- * <p>Cooperative, as upstream's later {@code BatchMerger}: a run drains the records that are ready at the head of the
- * queue and returns; it never waits for a compression still running. It is scheduled on the merger pool when a record
- * finishes compressing and when the batch is sealed, and at most one run of a batch is scheduled or running at a time.
+ * <p>How the merger is run is the subclass's: {@link CooperativeMerger} or {@link BlockingMerger}.
  */
-final class BatchMerger {
-    private final ConsolidatingWriter writer;
+abstract class BatchMerger {
+    protected final ConsolidatingWriter writer;
     final PartialHandle partial;
-    /** Where each partition's segment starts in the partial, and how long it is (0: absent from this batch). */
+    /** Where each partition's segment (header to end-of-stream marker) starts in the partial, and its length. */
     final long[] offsets;
     final long[] lengths;
+    private final ByteBuffer header;
+    private final ByteBuffer endOfStream;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    private final ArrayDeque<PendingRecord> queue = new ArrayDeque<>();
-    private final AtomicBoolean scheduled = new AtomicBoolean();
-    private boolean sealed;
-    private boolean finished;
+    protected final ReentrantLock lock = new ReentrantLock();
+    protected final Condition changed = lock.newCondition();
+    protected final ArrayDeque<PendingRecord> queue = new ArrayDeque<>();
+    protected boolean sealed;
+    protected boolean finished;
     private int currentPartition = -1;
     private long currentStart;
 
-    BatchMerger(ConsolidatingWriter writer, PartialHandle partial, int partitions) {
+    BatchMerger(ConsolidatingWriter writer, PartialHandle partial, int partitions, byte[] header, byte[] endOfStream) {
         this.writer = writer;
         this.partial = partial;
         this.offsets = new long[partitions];
         this.lengths = new long[partitions];
+        this.header = ByteBuffer.wrap(header).asReadOnlyBuffer();
+        this.endOfStream = ByteBuffer.wrap(endOfStream).asReadOnlyBuffer();
     }
 
+    /** Task thread: the batch begins (the blocking merger takes its slot here). */
+    abstract void start() throws InterruptedException;
+
+    /** Compression thread (or the task thread, for a record that was never compressed): a record became ready. */
+    abstract void recordReady();
+
     /** Task thread: a record joins the batch. */
-    void enqueue(PendingRecord record) {
+    final void enqueue(PendingRecord record) {
         lock.lock();
         try {
             queue.add(record);
@@ -51,84 +61,35 @@ final class BatchMerger {
         lock.lock();
         try {
             sealed = true;
-        } finally {
-            lock.unlock();
-        }
-        schedule();
-    }
-
-    /** Any thread: make sure a run will look at the queue. */
-    void schedule() {
-        if (scheduled.compareAndSet(false, true)) {
-            try {
-                writer.mergers().execute(this::run);
-            } catch (RuntimeException e) {
-                scheduled.set(false);
-                writer.failWith(e);
-            }
-        }
-    }
-
-    private void run() {
-        while (true) {
-            drain();
-            scheduled.set(false);
-            // Work that arrived after the drain and whose scheduler saw us still running: take it now.
-            if (!hasWork() || !scheduled.compareAndSet(false, true)) {
-                return;
-            }
-        }
-    }
-
-    private boolean hasWork() {
-        lock.lock();
-        try {
-            PendingRecord head = queue.peek();
-            return (head != null && head.ready()) || (sealed && queue.isEmpty() && !finished);
+            changed.signalAll();
         } finally {
             lock.unlock();
         }
     }
 
-    private void drain() {
-        while (true) {
-            PendingRecord head;
-            boolean finishNow;
-            lock.lock();
-            try {
-                head = queue.peek();
-                if (head != null && head.ready()) {
-                    queue.poll();
-                    finishNow = false;
-                } else {
-                    head = null;
-                    finishNow = sealed && queue.isEmpty() && !finished;
-                    finished |= finishNow;
-                }
-            } finally {
-                lock.unlock();
-            }
-            if (head != null) {
-                append(head);
-            } else {
-                if (finishNow) {
-                    finish();
-                }
-                return;
-            }
-        }
+    /** Offset of partition {@code p}'s records in the partial: its segment without the stream header. */
+    final long bodyOffset(int p) {
+        return offsets[p] + header.remaining();
     }
 
-    private void append(PendingRecord record) {
-        ByteBuf bytes = record.compressed();
+    /** Bytes of partition {@code p}'s records in this batch (0 if the batch has none). */
+    final long bodyLength(int p) {
+        return lengths[p] == 0 ? 0 : lengths[p] - header.remaining() - endOfStream.remaining();
+    }
+
+    /** Merger thread: appends one ready record, then gives back what it held, whatever happens. */
+    protected final void append(PendingRecord record) {
+        SerializedRecord bytes = record.serialized();
         try {
             if (bytes != null && writer.firstFailure() == null) {
                 if (record.partitionId != currentPartition) {
                     completePartition();
                     currentPartition = record.partitionId;
+                    partial.partitionStarting(currentPartition);
                     currentStart = partial.size();
+                    partial.append(header);
                 }
-                partial.append(bytes);
+                partial.append(bytes.bytes());
             }
         } catch (Throwable t) {
             writer.failWith(t);
@@ -136,27 +97,29 @@ final class BatchMerger {
             if (bytes != null) {
                 bytes.release();
             }
-            writer.memory().release(record.reserved);
-            writer.pendingWork().finished();
+            writer.recordMerged(record);
         }
     }
 
-    private void completePartition() {
+    private void completePartition() throws java.io.IOException {
         if (currentPartition >= 0) {
+            partial.append(endOfStream);
             offsets[currentPartition] = currentStart;
             lengths[currentPartition] = partial.size() - currentStart;
-            writer.sizing().partitionCompleted(lengths[currentPartition]);
         }
     }
 
-    private void finish() {
+    /** Merger thread: the batch is sealed and every record appended. */
+    protected final void finishBatch() {
         try {
-            completePartition();
-            partial.finish();
+            if (writer.firstFailure() == null) {
+                completePartition();
+                partial.finish();
+            }
         } catch (Throwable t) {
             writer.failWith(t);
         } finally {
-            writer.pendingWork().finished();
+            writer.batchFinished();
         }
     }
 }

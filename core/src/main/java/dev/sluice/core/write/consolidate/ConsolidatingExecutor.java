@@ -1,78 +1,147 @@
 package dev.sluice.core.write.consolidate;
 
 import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.memory.MemoryBudget;
 import dev.sluice.core.output.MapOutputFiles;
 import dev.sluice.core.serde.RecordSerializer;
 import dev.sluice.core.write.BoundedPool;
 import dev.sluice.core.write.MapTask;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriter;
+import dev.sluice.core.write.Slots;
 import dev.sluice.core.write.WriterConfig;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
-import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * The pools a consolidating strategy shares between the map tasks of an executor, as spark-rapids shares its writer
- * and merger thread pools: {@code threads} compression threads and {@code merger-threads} merger threads. Each map
- * task's writer gets its own memory budget of {@code memory-limit} bytes.
+ * What a consolidating strategy shares between the map tasks of an executor, as spark-rapids shares them: the writer
+ * threads that compress records ({@code threads} slots, or a pool), the merger threads ({@code mergerThreads} slots
+ * or a pool), and the host memory with its limit. Partial buffers come from one Arrow allocator, which mallocs
+ * without zeroing.
  */
 public final class ConsolidatingExecutor implements ShuffleExecutor {
-    /** Compression tasks waiting for a thread; the task thread waits beyond that (memory bounds it first). */
+    /** Compression tasks waiting for a pool thread; the task thread waits beyond that (the in-flight quota bounds it first). */
     static final int COMPRESSION_BACKLOG = 4096;
-    /** Merger runs waiting for a thread: at most one per unfinished batch, which memory bounds. */
+    /** Merger runs waiting for a pool thread: at most one per unfinished batch, which memory bounds. */
     static final int MERGER_BACKLOG = 1 << 20;
 
     private final String strategy;
     private final WriterConfig config;
+    private final ConsolidatingSettings settings;
     private final CountedStorage storage;
     private final BufferAllocator allocator;
-    private final ByteBufAllocator buffers = PooledByteBufAllocator.DEFAULT;
-    private final BoundedPool compression;
-    private final BoundedPool mergers;
-    private final Function<WriterContext, ConsolidatingWriter> writers;
+    private final BufferAllocator partials;
+    private final ByteBufAllocator recordBuffers = PooledByteBufAllocator.DEFAULT;
+    private final HostMemory host;
+    private final AutoCloseable compression;
+    private final AutoCloseable mergers;
 
-    public ConsolidatingExecutor(String strategy, WriterConfig config, CountedStorage storage, BufferAllocator allocator,
-                                 Function<WriterContext, ConsolidatingWriter> writers) {
+    public ConsolidatingExecutor(String strategy, WriterConfig config, ConsolidatingSettings settings,
+                                 CountedStorage storage, BufferAllocator allocator) {
         this.strategy = strategy;
         this.config = config;
+        this.settings = settings;
         this.storage = storage;
         this.allocator = allocator;
-        this.writers = writers;
-        this.compression = new BoundedPool("sluice-" + strategy + "-writer", config.threads, COMPRESSION_BACKLOG);
-        BoundedPool mergerPool;
+        this.host = new HostMemory(config);
+        String prefix = "sluice-" + strategy;
+        // Not a child allocator of the executor's own: a segment catalog keeps partials after its executor closes.
+        this.partials = allocator;
+        AutoCloseable threads = null;
         try {
-            mergerPool = new BoundedPool("sluice-" + strategy + "-merger", config.mergerThreads, MERGER_BACKLOG);
+            threads = settings.compression == Modes.Compression.SLOTS ? new Slots(config.threads, prefix + "-writer")
+                    : new BoundedPool(prefix + "-writer", config.threads, COMPRESSION_BACKLOG);
+            this.compression = threads;
+            this.mergers = settings.merger == Modes.Merger.BLOCKING ? new Slots(settings.mergerThreads, prefix + "-merger")
+                    : new BoundedPool(prefix + "-merger", settings.mergerThreads, MERGER_BACKLOG);
         } catch (RuntimeException | Error e) {
-            compression.close();
+            closeQuietly(threads, e);
             throw e;
         }
-        this.mergers = mergerPool;
     }
 
     @Override
     public ShuffleWriter createMapOutputWriter(MapTask task) {
-        // Compression scratch is covered by each record's memory reservation, so this allocator charges nothing itself.
+        // Compression scratch is covered by each record's memory charge, so this allocator charges nothing itself.
         BufferAllocator scratch = allocator.newChildAllocator(strategy + " map " + task.mapId, 0, Long.MAX_VALUE);
         try {
             MapOutputFiles files = new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId);
             RecordSerializer serializer = new RecordSerializer(task.schema, config.codec, scratch);
-            return writers.apply(new WriterContext(strategy, config, storage, files, serializer, scratch, buffers,
-                    new MemoryBudget(config.memoryLimit), compression, mergers));
+            return new ConsolidatingWriter(this, files, serializer, scratch);
         } catch (RuntimeException | Error e) {
             scratch.close();
             throw e;
         }
     }
 
+    String strategy() {
+        return strategy;
+    }
+
+    WriterConfig config() {
+        return config;
+    }
+
+    ConsolidatingSettings settings() {
+        return settings;
+    }
+
+    CountedStorage storage() {
+        return storage;
+    }
+
+    ByteBufAllocator recordBuffers() {
+        return recordBuffers;
+    }
+
+    HostMemory host() {
+        return host;
+    }
+
+    /** A new batch's partial for a writer with {@code memory}, spilling to files named by {@code files}. */
+    PartialHandle newPartial(WriterMemory memory, MapOutputFiles files) {
+        return new PartialHandle(memory, host, partials, storage, files::newTempShuffleFile, settings);
+    }
+
+    RecordCompression compressionFor(int partitions) {
+        return compression instanceof Slots ? new RecordCompression.PinnedToSlots((Slots) compression, partitions)
+                : new RecordCompression.SharedPool((BoundedPool) compression);
+    }
+
+    BatchMerger newMerger(ConsolidatingWriter writer, PartialHandle partial, RecordSerializer serializer) {
+        byte[] header = serializer.streamHeader();
+        byte[] end = serializer.endOfStream();
+        return mergers instanceof Slots
+                ? new BlockingMerger(writer, partial, config.partitions, header, end, (Slots) mergers)
+                : new CooperativeMerger(writer, partial, config.partitions, header, end, (BoundedPool) mergers);
+    }
+
     @Override
     public void close() {
         try {
-            compression.close();
+            closeThreads(compression);
         } finally {
-            mergers.close();
+            closeThreads(mergers);
+        }
+    }
+
+    private static void closeThreads(AutoCloseable threads) {
+        try {
+            threads.close();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable threads, Throwable cause) {
+        if (threads != null) {
+            try {
+                threads.close();
+            } catch (Exception e) {
+                cause.addSuppressed(e);
+            }
         }
     }
 }

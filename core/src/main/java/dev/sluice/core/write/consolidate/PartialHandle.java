@@ -5,65 +5,103 @@ import dev.sluice.core.io.Cleanup;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.ReadableFile;
 import dev.sluice.core.io.WritableFile;
-import dev.sluice.core.memory.MemoryBudget;
 import dev.sluice.core.output.SegmentSource;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * PR-13724's partial-file handle: one batch's partitions, contiguous, in a growable pooled direct buffer while the
- * writer's memory allows; when it cannot grow (or the writer needs the memory back), it writes what it holds once and
- * continues as a file through a small write buffer. Every byte of the buffer is charged to the writer's
- * {@link MemoryBudget} before it is allocated, so the handle never takes the writer over its limit; growth is capped
- * at {@link #MAX_CAPACITY} (one huge buffer is what ran upstream out of memory, spark-rapids #14174).
+ * PR-13724's partial-file handle ({@code SpillablePartialFileHandle} @ e465ec3851): one batch's partitions,
+ * contiguous, each a complete stream (header, records, end-of-stream marker), so that a single batch's partial is
+ * the data file as it stands. It lives in a host buffer while memory allows and continues as a file after that:
+ * <ul>
+ *   <li>The buffer starts at {@code initialPartial} when the batch starts, unless the memory bound says no (upstream's
+ *       {@code FILE_ONLY} mode), and comes from an allocator that does not zero memory, as
+ *       {@code HostMemoryBuffer.allocate(size, false)} mallocs.</li>
+ *   <li>When a write does not fit, the buffer grows as the strategy's {@link PartialSizing} says: a new buffer is
+ *       allocated, what was written is copied over and the old one freed. If it cannot grow (maximum reached, or the
+ *       memory bound refuses) it writes what it holds to its file in one call and continues there through a 64 KiB
+ *       buffered stream.</li>
+ *   <li>Once finished, it keeps its capacity ({@code shrink=true} copies it into an exact-size buffer instead).</li>
+ * </ul>
+ * Readers read by position under the handle's lock, so another thread may spill it between reads (an exact memory
+ * bound spills the executor's largest partial). A pinned handle (being merged from memory) is never spilled.
  */
 final class PartialHandle implements SegmentSource {
-    static final long MAX_CAPACITY = 1L << 30;
+    /** {@code new BufferedOutputStream(fos, 64 * 1024)} of {@code ensureFileOutputStreamOpen}. */
     static final int FILE_BUFFER = 64 * 1024;
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final MemoryBudget memory;
-    private final ByteBufAllocator allocator;
+    private final WriterMemory memory;
+    private final HostMemory host;
+    private final BufferAllocator allocator;
     private final CountedStorage storage;
     private final Supplier<Path> spillPath;
-    private final PartialSizing sizing;
+    private final ConsolidatingSettings settings;
 
-    private ByteBuf buffer;
-    private long bufferReserved;
+    private boolean started;
+    private ArrowBuf buffer;
+    /** Capacity of the buffer, which is what the memory bound was charged. */
+    private long capacity;
+    private long size;
+    private int completedPartitions;
+    private long completedBytes;
     private Path path;
     private WritableFile file;
-    private ByteBuf fileBuffer;
     private BufferedFileChannel fileOut;
+    private ByteBuffer fileBuffer;
     private ReadableFile readBack;
-    private long size;
+    private int pins;
+    private boolean committed;
+    private boolean finished;
     private boolean released;
 
-    PartialHandle(MemoryBudget memory, ByteBufAllocator allocator, CountedStorage storage, Supplier<Path> spillPath,
-                  PartialSizing sizing) {
+    PartialHandle(WriterMemory memory, HostMemory host, BufferAllocator allocator, CountedStorage storage,
+                  Supplier<Path> spillPath, ConsolidatingSettings settings) {
         this.memory = memory;
+        this.host = host;
         this.allocator = allocator;
         this.storage = storage;
         this.spillPath = spillPath;
-        this.sizing = sizing;
+        this.settings = settings;
     }
 
-    /** Appends one record's bytes (merger thread). */
-    void append(ByteBuf record) throws IOException {
-        int n = record.readableBytes();
+    /** Merger: partitions 0..{@code partition}-1 of the batch are complete; the next bytes are {@code partition}'s. */
+    void partitionStarting(int partition) {
         lock.lock();
         try {
-            if (file == null && ensureCapacity(size + n)) {
-                buffer.writeBytes(record, record.readerIndex(), n);
-            } else {
-                if (file == null) {
-                    spillLocked();
+            completedPartitions = partition;
+            completedBytes = size;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Merger: appends {@code src}'s remaining bytes (its position does not move). */
+    void append(ByteBuffer src) throws IOException {
+        int n = src.remaining();
+        lock.lock();
+        try {
+            if (finished || released) {
+                throw new IllegalStateException("partial already " + (released ? "released" : "finished"));
+            }
+            if (!started) {
+                started = true;
+                if (!memory.partialMayStartInMemory() || !allocate(settings.initialPartial)) {
+                    toFileLocked();
                 }
-                fileOut.write(record.nioBuffer());
+            }
+            if (file == null && size + n > capacity) {
+                growLocked(size + n);
+            }
+            if (file == null) {
+                buffer.setBytes(size, src.duplicate());
+            } else {
+                fileOut.write(src.duplicate());
                 storage.counters().recordSpill(n);
             }
             size += n;
@@ -72,58 +110,58 @@ final class PartialHandle implements SegmentSource {
         }
     }
 
-    /** Makes room for {@code needed} bytes in memory, charging the budget first; false if the budget refused. */
-    private boolean ensureCapacity(long needed) {
-        long capacity = buffer == null ? 0 : buffer.capacity();
-        if (needed <= capacity) {
-            return true;
-        }
-        long target = buffer == null ? Math.max(needed, sizing.initialCapacity()) : sizing.grow(capacity, needed);
-        target = Math.min(target, MAX_CAPACITY);
-        if (target < needed || !memory.tryReserve(target)) {
+    /** Charges and allocates a buffer of {@code bytes}; false if the memory bound refused. */
+    private boolean allocate(long bytes) {
+        if (!memory.tryReservePartial(bytes)) {
             return false;
         }
         try {
-            if (buffer == null) {
-                buffer = allocator.directBuffer((int) target, (int) MAX_CAPACITY);
-            } else {
-                // Regrowth copies into a new buffer while the old one still exists: both were charged.
-                buffer.capacity((int) target);
-            }
+            buffer = allocator.buffer(bytes);
         } catch (RuntimeException | Error e) {
-            memory.release(target);
+            memory.releasePartial(bytes);
             throw e;
         }
-        memory.release(bufferReserved);
-        bufferReserved = target;
+        capacity = bytes;
+        host.holdsMemory(this);
         return true;
     }
 
-    /**
-     * Writes what the buffer holds to a file in one call and frees the buffer, if it is in memory (any thread).
-     * Returns the bytes of memory given back.
-     */
-    long spill() throws IOException {
-        lock.lock();
-        try {
-            if (file != null || released || size == 0) {
-                return 0;
-            }
-            long freed = bufferReserved;
-            spillLocked();
-            return freed;
-        } finally {
-            lock.unlock();
+    /** {@code expandBuffer}: a bigger buffer, or the file when the sizing or the memory bound says no. */
+    private void growLocked(long required) throws IOException {
+        long next = settings.sizing.grow(capacity, required, completedPartitions, completedBytes,
+                settings.maxPartial);
+        ArrowBuf old = buffer;
+        long oldCapacity = capacity;
+        if (next < required || !memory.tryReservePartial(next)) {
+            toFileLocked();
+            return;
         }
+        ArrowBuf bigger;
+        try {
+            bigger = allocator.buffer(next);
+        } catch (RuntimeException | Error e) {
+            memory.releasePartial(next);
+            throw e;
+        }
+        // Upstream allocates the new buffer, copies what was written, then frees the old one: both exist meanwhile.
+        bigger.setBytes(0, old, 0, size);
+        old.close();
+        memory.releasePartial(oldCapacity);
+        buffer = bigger;
+        capacity = next;
     }
 
-    /** Moves the handle to a file, atomically: if writing what it holds fails, the file is removed again. */
-    private void spillLocked() throws IOException {
+    /**
+     * Moves the handle to its file ({@code spillBufferToFileAndSwitch}): what the buffer holds is written in one call
+     * and the buffer freed; later appends go through a 64 KiB buffered stream. Atomic: if writing fails, the file is
+     * removed again and the buffer kept.
+     */
+    private void toFileLocked() throws IOException {
         Path newPath = spillPath.get();
         WritableFile newFile = storage.create(newPath);
         try {
             if (buffer != null && size > 0) {
-                newFile.write(buffer.nioBuffer(0, (int) size));
+                newFile.write(buffer.nioBuffer(0, Math.toIntExact(size)));
                 storage.counters().recordSpill(size);
             }
         } catch (IOException | RuntimeException | Error e) {
@@ -137,103 +175,208 @@ final class PartialHandle implements SegmentSource {
         }
         path = newPath;
         file = newFile;
-        if (buffer != null) {
-            freeBuffer();
+        if (committed) {
+            storage.keep(newPath);
         }
-        // The file's write buffer is memory too; without room for it, bytes go straight to the file.
-        if (memory.tryReserve(FILE_BUFFER)) {
-            fileBuffer = allocator.directBuffer(FILE_BUFFER, FILE_BUFFER);
-            fileOut = new BufferedFileChannel(file, fileBuffer.nioBuffer(0, FILE_BUFFER));
-        } else {
-            fileOut = new BufferedFileChannel(file, ByteBuffer.allocate(0));
+        freeBuffer();
+        if (!finished) {
+            // A stream buffer is memory too; without room for it, bytes go straight to the file.
+            fileBuffer = memory.tryReserveIoBuffer(FILE_BUFFER) ? ByteBuffer.allocate(FILE_BUFFER) : ByteBuffer.allocate(0);
+            fileOut = new BufferedFileChannel(file, fileBuffer);
         }
     }
 
     private void freeBuffer() {
-        buffer.release();
-        buffer = null;
-        memory.release(bufferReserved);
-        bufferReserved = 0;
+        if (buffer != null) {
+            buffer.close();
+            buffer = null;
+            memory.releasePartial(capacity);
+            capacity = 0;
+            host.freedMemory(this);
+        }
     }
 
     /**
-     * The batch is complete (merger thread): a file is flushed and closed; a buffer with more than a quarter of its
-     * capacity unused is copied into one of exactly its size, giving the slack back to the writer (upstream keeps it),
-     * if the budget has room for the copy.
+     * The batch is complete (merger): a file is flushed (and stays open, to be renamed or read); with
+     * {@code shrink=true}, a buffer with over a quarter of its capacity unused is copied into one of exactly its size.
      */
     void finish() throws IOException {
         lock.lock();
         try {
-            closeFile();
-            if (buffer != null && size > 0 && bufferReserved - size > bufferReserved / 4 && memory.tryReserve(size)) {
-                ByteBuf exact;
+            finished = true;
+            closeFileStream();
+            if (settings.shrink && buffer != null && size > 0 && capacity - size > capacity / 4
+                    && memory.tryReservePartial(size)) {
+                ArrowBuf exact;
                 try {
-                    exact = allocator.directBuffer((int) size, (int) size);
+                    exact = allocator.buffer(size);
                 } catch (RuntimeException | Error e) {
-                    memory.release(size);
+                    memory.releasePartial(size);
                     throw e;
                 }
-                exact.writeBytes(buffer, 0, (int) size);
-                freeBuffer();
+                exact.setBytes(0, buffer, 0, size);
+                buffer.close();
+                memory.releasePartial(capacity);
                 buffer = exact;
-                bufferReserved = size;
+                capacity = size;
             }
         } finally {
             lock.unlock();
         }
     }
 
-    private void closeFile() throws IOException {
-        if (file == null || !file.isOpen()) {
+    private void closeFileStream() throws IOException {
+        if (fileOut == null) {
             return;
         }
         try {
             fileOut.flush();
         } finally {
-            file.close();
-            if (fileBuffer != null) {
-                fileBuffer.release();
-                fileBuffer = null;
-                memory.release(FILE_BUFFER);
-            }
+            fileOut = null;
+            memory.releaseIoBuffer(fileBuffer.capacity());
+            fileBuffer = null;
         }
     }
 
-    /** The spill file's path, or null while in memory. */
-    Path path() {
-        return path;
+    /** Memory a spill would give back now: 0 while pinned, in a file, or in use by no one. */
+    long spillableBytes() {
+        if (!lock.tryLock()) {
+            return 0;
+        }
+        try {
+            return released || file != null || pins > 0 || size == 0 ? 0 : capacity;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Writes what the buffer holds to the file in one call and frees the buffer (any thread); returns the memory freed. */
+    long spill() throws IOException {
+        lock.lock();
+        try {
+            if (released || file != null || buffer == null || pins > 0 || size == 0) {
+                return 0;
+            }
+            long freed = capacity;
+            toFileLocked();
+            return freed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A committed output (a segment catalog) now holds this handle: its file, now or after a later spill, is part of
+     * that output, not one left behind.
+     */
+    void heldByCommittedOutput() {
+        lock.lock();
+        try {
+            committed = true;
+            if (path != null) {
+                storage.keep(path);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keeps the handle in memory (if it is) until {@link #unpin}: its memory slices stay valid. */
+    void pin() {
+        lock.lock();
+        try {
+            pins++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void unpin() {
+        lock.lock();
+        try {
+            pins--;
+        } finally {
+            lock.unlock();
+        }
     }
 
     long size() {
-        return size;
-    }
-
-    @Override
-    public boolean inMemory() {
-        return file == null;
-    }
-
-    /** Memory this handle holds now. */
-    long memoryHeld() {
         lock.lock();
         try {
-            return bufferReserved;
+            return size;
         } finally {
             lock.unlock();
         }
     }
 
     @Override
-    public ByteBuffer memorySlice(long offset, long length) {
-        return buffer.nioBuffer((int) offset, (int) length);
+    public boolean inMemory() {
+        lock.lock();
+        try {
+            return file == null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Bytes [offset, offset+length) of a pinned handle in memory, without a copy. */
+    ByteBuffer memorySlice(long offset, long length) {
+        lock.lock();
+        try {
+            if (pins == 0 || buffer == null) {
+                throw new IllegalStateException("memory slice of a partial that is not pinned in memory");
+            }
+            return buffer.nioBuffer(offset, Math.toIntExact(length));
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
-    public ReadableFile file() throws IOException {
-        if (readBack == null) {
-            readBack = storage.openForRead(path);
+    public int read(long position, ByteBuffer dst) throws IOException {
+        lock.lock();
+        try {
+            if (released) {
+                throw new IOException("partial of " + size + " bytes was released");
+            }
+            if (position >= size) {
+                return -1;
+            }
+            int n = (int) Math.min(dst.remaining(), size - position);
+            if (file == null) {
+                buffer.getBytes(position, dst.slice().limit(n));
+                dst.position(dst.position() + n);
+                return n;
+            }
+            if (readBack == null) {
+                readBack = storage.openForRead(path);
+            }
+            ByteBuffer window = dst.slice().limit(n);
+            int read = readBack.read(window, position);
+            dst.position(dst.position() + Math.max(read, 0));
+            return read;
+        } finally {
+            lock.unlock();
         }
-        return readBack;
+    }
+
+    /**
+     * The finished file, open, handed over to the caller, who now owns it (a single batch's partial file renamed
+     * into the data file, as {@code RapidsLocalDiskShuffleMapOutputWriter} does); null if the handle is in memory.
+     */
+    WritableFile takeFile() {
+        lock.lock();
+        try {
+            if (file == null || !finished) {
+                return null;
+            }
+            WritableFile taken = file;
+            file = null;
+            path = null;
+            return taken;
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -244,15 +387,17 @@ final class PartialHandle implements SegmentSource {
                 return;
             }
             released = true;
-            Cleanup cleanup = new Cleanup().run(this::closeFile);
-            if (buffer != null) {
-                freeBuffer();
-            }
+            Cleanup cleanup = new Cleanup().run(this::closeFileStream);
+            freeBuffer();
             if (readBack != null) {
                 cleanup.run(readBack::close);
             }
+            if (file != null) {
+                cleanup.run(file::close);
+            }
             if (path != null) {
-                cleanup.run(() -> storage.delete(path));
+                Path p = path;
+                cleanup.run(() -> storage.delete(p));
             }
             cleanup.done();
         } finally {

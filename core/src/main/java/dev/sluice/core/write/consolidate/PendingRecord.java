@@ -1,26 +1,27 @@
 package dev.sluice.core.write.consolidate;
 
-import io.netty.buffer.ByteBuf;
-
 /**
- * One record between the task thread and its batch's merger: queued in arrival order, compressed by the writer pool,
- * appended to the partial by the merger. {@code reserved} is the writer memory it holds: first the upper bound of
- * compressing it, then, once compressed, its buffer's size (the rest is given back).
+ * One record between the task thread and its batch's merger: queued in arrival order, compressed by a writer thread,
+ * appended to the partial by the merger. It holds two things until the merger is done with it: {@code quota}, its
+ * share of the in-flight limit (its uncompressed size, trimmed to its compressed size once compressed, as upstream's
+ * limiter is), and {@code reserved}, the writer memory charged for it.
  */
 final class PendingRecord {
     final int partitionId;
-    private volatile ByteBuf compressed;
-    private volatile boolean ready;
+    volatile long quota;
     volatile long reserved;
+    private volatile SerializedRecord serialized;
+    private volatile boolean ready;
 
-    PendingRecord(int partitionId, long reserved) {
+    PendingRecord(int partitionId, long quota, long reserved) {
         this.partitionId = partitionId;
+        this.quota = quota;
         this.reserved = reserved;
     }
 
-    /** Called by the compression task, success or not; a null buffer means the record was dropped. */
-    void complete(ByteBuf buffer) {
-        compressed = buffer;
+    /** Called once by the compression task, success or not; null means the record was dropped. */
+    void complete(SerializedRecord bytes) {
+        serialized = bytes;
         ready = true;
     }
 
@@ -28,7 +29,7 @@ final class PendingRecord {
         return ready;
     }
 
-    ByteBuf compressed() {
-        return compressed;
+    SerializedRecord serialized() {
+        return serialized;
     }
 }

@@ -1,13 +1,16 @@
 package dev.sluice.core.write.perbatch;
 
 import dev.sluice.core.io.BufferedFileChannel;
+import dev.sluice.core.io.ChecksumChannel;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.ReadableFile;
 import dev.sluice.core.io.WritableFile;
 import dev.sluice.core.serde.RecordSerializer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import java.util.zip.Checksum;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -15,27 +18,31 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * One reduce partition's temp file ({@code temp_shuffle_<uuid>}), as Spark's {@code DiskBlockObjectWriter} keeps it:
  * opened on the partition's first record, written through a {@code spark.shuffle.file.buffer}-sized buffer, finished
- * at commit and then copied into the data file and deleted. Used by one slot thread at a time.
+ * at commit and then copied into the data file and deleted. With a checksum, every byte written updates it, as
+ * Spark's {@code DiskBlockObjectWriter} does when shuffle checksums are on. Used by one slot thread at a time.
  */
 final class PartitionFile {
     private final CountedStorage storage;
     private final Path path;
     private final WritableFile file;
     private final ArrowBuf buffer;
-    private final BufferedFileChannel out;
+    private final BufferedFileChannel buffered;
+    /** What records go through: the buffer, behind the checksum if there is one. */
+    private final WritableByteChannel out;
     private boolean open = true;
 
-    private PartitionFile(CountedStorage storage, Path path, WritableFile file, ArrowBuf buffer) {
+    private PartitionFile(CountedStorage storage, Path path, WritableFile file, ArrowBuf buffer, Checksum checksum) {
         this.storage = storage;
         this.path = path;
         this.file = file;
         this.buffer = buffer;
-        this.out = new BufferedFileChannel(file, buffer.nioBuffer(0, (int) buffer.capacity()));
+        this.buffered = new BufferedFileChannel(file, buffer.nioBuffer(0, (int) buffer.capacity()));
+        this.out = checksum == null ? buffered : new ChecksumChannel(buffered, checksum);
     }
 
-    /** Creates the file and writes the stream header. */
+    /** Creates the file and writes the stream header; {@code checksum} (or null) sees every byte written. */
     static PartitionFile create(CountedStorage storage, Path path, BufferAllocator allocator, int bufferSize,
-                                byte[] header) throws IOException {
+                                Checksum checksum, byte[] header) throws IOException {
         ArrowBuf buffer = allocator.buffer(bufferSize);
         WritableFile file;
         try {
@@ -44,9 +51,9 @@ final class PartitionFile {
             buffer.close();
             throw e;
         }
-        PartitionFile partition = new PartitionFile(storage, path, file, buffer);
+        PartitionFile partition = new PartitionFile(storage, path, file, buffer, checksum);
         try {
-            partition.out.write(header);
+            partition.out.write(ByteBuffer.wrap(header));
         } catch (IOException | RuntimeException e) {
             partition.discard();
             throw e;
@@ -60,10 +67,10 @@ final class PartitionFile {
 
     /** Writes the end-of-stream marker, flushes, closes the file and frees the buffer; returns the file's length. */
     long finish(byte[] endOfStream) throws IOException {
-        out.write(endOfStream);
-        out.flush();
+        out.write(ByteBuffer.wrap(endOfStream));
+        buffered.flush();
         closeFileAndBuffer();
-        return out.bytesWritten();
+        return buffered.bytesWritten();
     }
 
     /** Appends the finished file to {@code target} by a kernel copy, one call. */

@@ -8,21 +8,24 @@ import dev.sluice.core.serde.RecordSerializer;
 import dev.sluice.core.write.MapTask;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriter;
+import dev.sluice.core.write.Slots;
 import dev.sluice.core.write.WriterConfig;
 import org.apache.arrow.memory.BufferAllocator;
 
 /** The per-batch strategy's executor: the writer slots every map task shares. */
 final class PerBatchExecutor implements ShuffleExecutor {
     private final WriterConfig config;
+    private final PerBatchSettings settings;
     private final CountedStorage storage;
     private final BufferAllocator allocator;
-    private final WriterSlots slots;
+    private final Slots slots;
 
-    PerBatchExecutor(WriterConfig config, CountedStorage storage, BufferAllocator allocator) {
+    PerBatchExecutor(WriterConfig config, PerBatchSettings settings, CountedStorage storage, BufferAllocator allocator) {
         this.config = config;
+        this.settings = settings;
         this.storage = storage;
         this.allocator = allocator;
-        this.slots = new WriterSlots(config.threads, "sluice-per-batch-writer");
+        this.slots = new Slots(config.threads, "sluice-per-batch-writer");
     }
 
     @Override
@@ -34,7 +37,7 @@ final class PerBatchExecutor implements ShuffleExecutor {
         try {
             MapOutputFiles files = new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId);
             RecordSerializer serializer = new RecordSerializer(task.schema, config.codec, writerMemory);
-            return new PerBatchWriter(config, storage, slots, files, writerMemory, memory, serializer);
+            return new PerBatchWriter(config, settings, storage, slots, files, writerMemory, memory, serializer);
         } catch (RuntimeException | Error e) {
             writerMemory.close();
             throw e;

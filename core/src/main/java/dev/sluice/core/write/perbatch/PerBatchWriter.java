@@ -5,11 +5,12 @@ import dev.sluice.core.memory.MemoryBudget;
 import dev.sluice.core.output.DataFileCommit;
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.output.MapOutputFiles;
+import dev.sluice.core.output.PartitionChecksums;
 import dev.sluice.core.partition.ShuffleRecord;
 import dev.sluice.core.serde.RecordSerializer;
 import dev.sluice.core.write.ByteQuota;
-import dev.sluice.core.write.MergeCopy;
 import dev.sluice.core.write.BackgroundWriter;
+import dev.sluice.core.write.Slots;
 import dev.sluice.core.write.WriterConfig;
 import java.io.IOException;
 import org.apache.arrow.memory.ArrowBuf;
@@ -20,12 +21,17 @@ import org.apache.arrow.memory.BufferAllocator;
  * Spark's {@code BypassMergeSortShuffleWriter}). The task thread takes in-flight quota for each record and hands it
  * to the slot its partition is pinned to; the slot thread serializes and compresses it into that partition's temp
  * file. At commit every temp file is appended, in partition order, to the data file and deleted; then the index is
- * written and both are renamed into place. Every committed byte is written twice.
+ * written and both are renamed into place, and the checksum file written. Every committed byte is written twice.
+ *
+ * <p>As upstream, each partition gets its slot from the executor-wide counter when the map task starts (partition p
+ * of a task on slot {@code base + p}), so concurrent tasks spread over the slots.
  */
 final class PerBatchWriter extends BackgroundWriter {
     private final WriterConfig config;
+    private final PerBatchSettings settings;
     private final CountedStorage storage;
-    private final WriterSlots slots;
+    private final Slots slots;
+    private final int firstSlot;
     private final MapOutputFiles files;
     private final BufferAllocator allocator;
     private final MemoryBudget memory;
@@ -33,19 +39,24 @@ final class PerBatchWriter extends BackgroundWriter {
     private final ByteQuota inFlight;
     /** Partition p's file; touched only by p's slot thread until the writer is idle, then by the task thread. */
     private final PartitionFile[] partitionFiles;
+    /** Updated by each partition's slot thread as it writes the partition; null without checksums. */
+    private final PartitionChecksums checksums;
 
-    PerBatchWriter(WriterConfig config, CountedStorage storage, WriterSlots slots, MapOutputFiles files,
-                   BufferAllocator allocator, MemoryBudget memory, RecordSerializer serializer) {
+    PerBatchWriter(WriterConfig config, PerBatchSettings settings, CountedStorage storage, Slots slots,
+                   MapOutputFiles files, BufferAllocator allocator, MemoryBudget memory, RecordSerializer serializer) {
         super("per-batch writer for map " + files.mapId(), config.partitions);
         this.config = config;
+        this.settings = settings;
         this.storage = storage;
         this.slots = slots;
+        this.firstSlot = slots.nextSlots(config.partitions);
         this.files = files;
         this.allocator = allocator;
         this.memory = memory;
         this.serializer = serializer;
-        this.inFlight = new ByteQuota(config.maxBytesInFlight);
+        this.inFlight = new ByteQuota(settings.maxBytesInFlight);
         this.partitionFiles = new PartitionFile[config.partitions];
+        this.checksums = settings.checksum ? new PartitionChecksums(config.partitions) : null;
     }
 
     /** Takes in-flight quota for the record and queues it on the slot its partition is pinned to. */
@@ -54,7 +65,7 @@ final class PerBatchWriter extends BackgroundWriter {
         long quota = inFlight.acquire(record.bytes());
         pending.started();
         try {
-            slots.submit(record.partitionId(), new WriteRecord(record, quota));
+            slots.submit(firstSlot + record.partitionId(), new WriteRecord(record, quota));
         } catch (InterruptedException | RuntimeException e) {
             inFlight.release(quota);
             pending.finished();
@@ -63,7 +74,7 @@ final class PerBatchWriter extends BackgroundWriter {
     }
 
     /** Runs on the partition's slot thread. */
-    private final class WriteRecord implements WriterSlots.SlotTask {
+    private final class WriteRecord implements Slots.SlotTask {
         private final ShuffleRecord record;
         private final long quota;
 
@@ -79,7 +90,8 @@ final class PerBatchWriter extends BackgroundWriter {
                     int p = record.partitionId();
                     if (partitionFiles[p] == null) {
                         partitionFiles[p] = PartitionFile.create(storage, files.newTempShuffleFile(), allocator,
-                                config.bufferSize, serializer.streamHeader());
+                                settings.fileBuffer, checksums == null ? null : checksums.of(p),
+                                serializer.streamHeader());
                     }
                     partitionFiles[p].append(record.slice(), serializer);
                 }
@@ -113,7 +125,7 @@ final class PerBatchWriter extends BackgroundWriter {
     @Override
     protected MapOutput publish() throws IOException {
         long[] lengths = new long[partitionFiles.length];
-        ArrowBuf copyBuffer = config.mergeCopy == MergeCopy.STREAM ? allocator.buffer(config.bufferSize) : null;
+        ArrowBuf copyBuffer = settings.mergeCopy == MergeCopy.STREAM ? allocator.buffer(settings.fileBuffer) : null;
         try (DataFileCommit commit = DataFileCommit.begin(storage, files)) {
             for (int p = 0; p < partitionFiles.length; p++) {
                 PartitionFile partition = partitionFiles[p];
@@ -124,12 +136,12 @@ final class PerBatchWriter extends BackgroundWriter {
                 if (copyBuffer == null) {
                     partition.transferTo(commit.data(), lengths[p]);
                 } else {
-                    partition.copyTo(commit.data(), copyBuffer.nioBuffer(0, config.bufferSize));
+                    partition.copyTo(commit.data(), copyBuffer.nioBuffer(0, settings.fileBuffer));
                 }
                 partition.delete();
                 partitionFiles[p] = null;
             }
-            return commit.commit(lengths, config.fsync);
+            return commit.commit(lengths, checksums == null ? null : checksums.values(), config.fsync);
         } finally {
             if (copyBuffer != null) {
                 copyBuffer.close();

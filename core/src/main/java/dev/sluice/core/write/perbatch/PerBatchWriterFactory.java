@@ -1,14 +1,36 @@
 package dev.sluice.core.write.perbatch;
 
+import dev.sluice.core.io.Bytes;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriterFactory;
 import dev.sluice.core.write.WriterConfig;
+import dev.sluice.core.write.option.OptionValues;
+import dev.sluice.core.write.option.StrategyOption;
+import dev.sluice.core.write.option.StrategyOptions;
 import org.apache.arrow.memory.BufferAllocator;
 
 /** {@code per-batch}: the baseline of the seed report (spark-rapids' multithreaded writer before PR-13724). */
 public final class PerBatchWriterFactory implements ShuffleWriterFactory {
     public static final String NAME = "per-batch";
+    /** The parent of PR-13724's merge commit: the writer the seed report's baseline ran. */
+    static final String BASELINE = "RapidsShuffleInternalManagerBase.scala @ e465ec3851^";
+
+    static final StrategyOption<Long> FILE_BUFFER = StrategyOption.size("fileBuffer", 32 * Bytes.KiB, 1, Bytes.GiB,
+            "write buffer of each partition's temp file, and of the stream copy at commit",
+            "spark.shuffle.file.buffer = 32k (Spark config)");
+    static final StrategyOption<Long> MAX_BYTES_IN_FLIGHT = StrategyOption.size("maxBytesInFlight", 128 * Bytes.MiB,
+            1, Long.MAX_VALUE / 2, "uncompressed record bytes a map task may have queued for the writer threads",
+            "spark.rapids.shuffle.multiThreaded.maxBytesInFlight = 128m (RapidsConf.scala @ e465ec3851^)");
+    static final StrategyOption<MergeCopy> MERGE_COPY = StrategyOption.choice("mergeCopy", MergeCopy.class,
+            MergeCopy.TRANSFER, "how each temp file is appended to the data file at commit: kernel copy or a "
+                    + "buffered stream copy", "spark.file.transferTo = true (" + BASELINE + ", writePartitionedData)");
+    static final StrategyOption<Boolean> CHECKSUM = StrategyOption.flag("checksum", true,
+            "Adler32 of each partition while it is written, committed as the .checksum.ADLER32 file",
+            "spark.shuffle.checksum.enabled = true (Spark 3.2+; setChecksumIfNeeded in " + BASELINE + ")");
+    private static final StrategyOptions OPTIONS = StrategyOptions.of(FILE_BUFFER, MAX_BYTES_IN_FLIGHT, MERGE_COPY,
+            CHECKSUM);
 
     @Override
     public String name() {
@@ -22,7 +44,26 @@ public final class PerBatchWriterFactory implements ShuffleWriterFactory {
     }
 
     @Override
-    public ShuffleExecutor createExecutor(WriterConfig config, CountedStorage storage, BufferAllocator allocator) {
-        return new PerBatchExecutor(config, storage, allocator);
+    public String upstream() {
+        return "RapidsShuffleThreadedWriterBase before PR-13724 (" + BASELINE + "), after Spark's "
+                + "BypassMergeSortShuffleWriter";
+    }
+
+    @Override
+    public StrategyOptions options() {
+        return OPTIONS;
+    }
+
+    /** Per task: a file buffer per partition, and the in-flight records' compression scratch. */
+    @Override
+    public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, int tasks, long inputBytes) {
+        plan.offHeap("per-batch file buffers and compression scratch", tasks
+                * (config.partitions * options.get(FILE_BUFFER) + options.get(MAX_BYTES_IN_FLIGHT)));
+    }
+
+    @Override
+    public ShuffleExecutor createExecutor(WriterConfig config, OptionValues options, CountedStorage storage,
+                                          BufferAllocator allocator) {
+        return new PerBatchExecutor(config, new PerBatchSettings(options), storage, allocator);
     }
 }

@@ -16,6 +16,7 @@ import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.core.verify.Verifier;
+import dev.sluice.core.write.Strategies;
 import dev.sluice.core.write.WriterConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +59,7 @@ class PerBatchMatrixTest {
                 CountedStorage storage = new CountedStorage();
                 WriterConfig config = WriterConfig.builder().partitions(partitions).threads(3).codec(codec)
                         .outputDir(dir).build();
-                try (MapOutput output = run.write(new PerBatchWriterFactory(), config, storage, allocator);
+                try (MapOutput output = run.write(Strategies.spec("per-batch"), config, storage, allocator);
                      PartitionReader reader = output.openReader(storage)) {
                     VerificationResult result = Verifier.verify(reader, run.reference, run.input.schema(), codec, allocator);
                     assertTrue(result.ok(), result.toString());
@@ -72,7 +73,7 @@ class PerBatchMatrixTest {
                     assertEquals(run.input.rows(), arrowRows);
                 }
                 try (Stream<Path> files = Files.list(dir)) {
-                    assertEquals(List.of("shuffle_0_7_0.data", "shuffle_0_7_0.index"),
+                    assertEquals(List.of("shuffle_0_7_0.checksum.ADLER32", "shuffle_0_7_0.data", "shuffle_0_7_0.index"),
                             files.map(f -> f.getFileName().toString()).sorted().collect(java.util.stream.Collectors.toList()));
                 }
                 assertEquals(0, storage.filesLeft());

@@ -1,4 +1,4 @@
-package dev.sluice.core.write.perbatch;
+package dev.sluice.core.write;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,13 +8,13 @@ import dev.sluice.core.MapTaskRun;
 import dev.sluice.core.Threads;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
+import dev.sluice.core.io.Bytes;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.IoFaults;
 import dev.sluice.core.io.WriteKind;
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.serde.ShuffleCodec;
-import dev.sluice.core.write.WriterConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,17 +26,24 @@ import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Storage that fails at every possible write call of a run, at each rename and at fsync: the writer throws with the
- * injected cause, and leaves no data, index or temp file, no Arrow memory and no thread.
+ * Storage that fails at each rename of a commit (index, data, checksum file), at fsync, and per-batch's kernel copy:
+ * the writer throws with the injected cause, and leaves no data, index, checksum or temp file, no Arrow memory and no
+ * thread. (Failing at every write call is {@link WriterFailureTest}'s sweep.)
  */
-class PerBatchFaultTest {
+class CommitFaultTest {
     @TempDir
     Path dir;
 
-    private static WriterConfig config(Path dir, boolean fsync) {
-        return WriterConfig.builder().partitions(7).threads(3).bufferSize(4096).maxBytesInFlight(64 * 1024)
+    static Stream<StrategySpec> strategies() {
+        return Strategies.codePaths();
+    }
+
+    private WriterConfig config(boolean fsync) {
+        return WriterConfig.builder().partitions(7).threads(3).memoryLimit(256 * Bytes.KiB)
                 .codec(ShuffleCodec.LZ4_FRAME).fsync(fsync).outputDir(dir).build();
     }
 
@@ -44,38 +51,34 @@ class PerBatchFaultTest {
         return InputSpec.of(DataSize.TINY, 0.05).withRowsPerBatch(1024);
     }
 
-    @Test
-    @Timeout(120)
-    void failingAtEveryWriteCallLeavesNothing() throws Exception {
-        long calls;
-        try (BufferAllocator allocator = new RootAllocator();
-             MapTaskRun run = new MapTaskRun(input(), Partitioning.HASH, 7, allocator)) {
-            CountedStorage counting = new CountedStorage();
-            try (MapOutput output = run.write(new PerBatchWriterFactory(), config(dir, false), counting, allocator)) {
-                output.delete(counting);
-            }
-            calls = counting.counters().snapshot().writeCalls;
-            assertTrue(calls > 30, "too few write calls to sweep: " + calls);
-            for (long k = 1; k <= calls; k++) {
-                // Calls from k on fail; with several writer threads, a later-numbered one may be the first seen.
-                assertFailsCleanly(run, allocator, IoFaults.failingWriteCall(k), "write call #", false);
-            }
-        }
-    }
-
-    @Test
+    @ParameterizedTest
+    @MethodSource("strategies")
     @Timeout(60)
-    void failingAtEitherRenameLeavesNothing() throws Exception {
+    void failingAtEachRenameLeavesNothing(StrategySpec strategy) throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskRun run = new MapTaskRun(input(), Partitioning.ROUNDROBIN, 7, allocator)) {
-            assertFailsCleanly(run, allocator, IoFaults.failingRename(1), "rename #1", false);
-            assertFailsCleanly(run, allocator, IoFaults.failingRename(2), "rename #2", true);
+            CountedStorage counting = new CountedStorage();
+            try (MapOutput output = run.write(strategy, config(false), counting, allocator)) {
+                output.delete(counting);
+            }
+            long renames = counting.counters().snapshot().renames;
+            boolean checksums = strategy.text().contains("checksum=true")
+                    || strategy.name().equals("per-batch") && !strategy.text().contains("checksum=false");
+            assertEquals(strategy.text().contains("skipMerge=true") ? 0 : checksums ? 3 : 2, renames,
+                    strategy + ": renames of index, data and checksum file");
+            for (long k = 1; k <= renames; k++) {
+                assertFailsCleanly(run, allocator, strategy, IoFaults.failingRename(k), "rename #" + k, k > 1);
+            }
         }
     }
 
-    @Test
+    @ParameterizedTest
+    @MethodSource("strategies")
     @Timeout(60)
-    void failingAtFsyncLeavesNothing() throws Exception {
+    void failingAtFsyncLeavesNothing(StrategySpec strategy) throws Exception {
+        if (strategy.text().contains("skipMerge=true")) {
+            return; // skip-merge commits no file to force
+        }
         IoFaults failingForce = new IoFaults() {
             @Override
             public void beforeForce(Path file) throws IOException {
@@ -84,13 +87,13 @@ class PerBatchFaultTest {
         };
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskRun run = new MapTaskRun(input(), Partitioning.HASH, 7, allocator)) {
-            assertFailsCleanly(run, allocator, failingForce, "fsync of", true);
+            assertFailsCleanly(run, allocator, strategy, failingForce, "fsync of", true);
         }
     }
 
     @Test
     @Timeout(60)
-    void aTransferFailureAtCommitLeavesNothing() throws Exception {
+    void aTransferFailureAtPerBatchsCommitLeavesNothing() throws Exception {
         IoFaults failingTransfer = new IoFaults() {
             @Override
             public void beforeWrite(long callNumber, Path file, long bytes, WriteKind kind) throws IOException {
@@ -101,22 +104,23 @@ class PerBatchFaultTest {
         };
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskRun run = new MapTaskRun(input(), Partitioning.HASH, 7, allocator)) {
-            assertFailsCleanly(run, allocator, failingTransfer, "transfer into", false);
+            assertFailsCleanly(run, allocator, Strategies.spec("per-batch"), failingTransfer, "transfer into", false);
         }
     }
 
-    private void assertFailsCleanly(MapTaskRun run, BufferAllocator allocator, IoFaults faults, String what,
-                                    boolean fsync) throws Exception {
+    private void assertFailsCleanly(MapTaskRun run, BufferAllocator allocator, StrategySpec strategy, IoFaults faults,
+                                    String what, boolean fsync) throws Exception {
         CountedStorage storage = new CountedStorage(faults);
         long before = allocator.getAllocatedMemory();
-        Exception e = assertThrows(Exception.class,
-                () -> run.write(new PerBatchWriterFactory(), config(dir, fsync), storage, allocator), what);
-        assertTrue(causes(e).contains("injected fault: " + what), what + ": unexpected failure " + causes(e));
+        Exception e = assertThrows(Exception.class, () -> run.write(strategy, config(fsync), storage, allocator),
+                strategy + ": " + what);
+        assertTrue(causes(e).contains("injected fault: " + what), strategy + ", " + what + ": " + causes(e));
         try (Stream<Path> left = Files.list(dir)) {
-            assertEquals(List.of(), left.map(p -> p.getFileName().toString()).collect(Collectors.toList()), what);
+            assertEquals(List.of(), left.map(p -> p.getFileName().toString()).collect(Collectors.toList()),
+                    strategy + ", " + what);
         }
         assertEquals(0, storage.filesLeft(), what);
-        assertEquals(before, allocator.getAllocatedMemory(), what + ": writer memory not released");
+        assertEquals(before, allocator.getAllocatedMemory(), strategy + ", " + what + ": writer memory not released");
         assertEquals(List.of(), Threads.sluiceThreads(), what);
     }
 

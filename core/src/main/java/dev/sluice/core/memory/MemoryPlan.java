@@ -1,0 +1,85 @@
+package dev.sluice.core.memory;
+
+import dev.sluice.core.io.Bytes;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * What a run may hold in memory at most, part by part, against what the machine and the JVM have: a configuration
+ * that cannot fit is refused before it starts, with the numbers, instead of dying of an out-of-memory error halfway.
+ */
+public final class MemoryPlan {
+    private static final Path MEMINFO = Paths.get("/proc/meminfo");
+
+    private final Map<String, Long> offHeap = new LinkedHashMap<>();
+    private final Map<String, Long> heap = new LinkedHashMap<>();
+
+    /** Memory outside the Java heap (Arrow and Netty buffers, partials). */
+    public MemoryPlan offHeap(String what, long bytes) {
+        offHeap.merge(what, bytes, Long::sum);
+        return this;
+    }
+
+    /** Memory in the Java heap (heap record buffers). */
+    public MemoryPlan heap(String what, long bytes) {
+        heap.merge(what, bytes, Long::sum);
+        return this;
+    }
+
+    public long offHeapTotal() {
+        return offHeap.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    public long heapTotal() {
+        return heap.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * Why the plan does not fit, in words with every number, or null when it does: off-heap memory plus the JVM's
+     * maximum heap must fit in {@code available} bytes, and the heap part in {@code maxHeap}.
+     */
+    public String refusal(long available, long maxHeap) {
+        long total = offHeapTotal() + maxHeap;
+        if (heapTotal() > maxHeap) {
+            return String.format(Locale.ROOT, "needs %s of Java heap (%s) but the JVM's maximum heap is %s; "
+                    + "give it more with -Xmx", gib(heapTotal()), describe(heap), gib(maxHeap));
+        }
+        if (total > available) {
+            return String.format(Locale.ROOT, "needs up to %s of memory (%s, plus the JVM's %s heap) but this machine "
+                    + "has %s available (MemAvailable in /proc/meminfo); use a smaller size or scale, fewer tasks, or "
+                    + "a memory limit", gib(total), describe(offHeap), gib(maxHeap), gib(available));
+        }
+        return null;
+    }
+
+    private static String describe(Map<String, Long> parts) {
+        return parts.entrySet().stream().filter(e -> e.getValue() > 0)
+                .map(e -> e.getKey() + " " + gib(e.getValue())).collect(Collectors.joining(", "));
+    }
+
+    static String gib(long bytes) {
+        return bytes >= Bytes.GiB ? String.format(Locale.ROOT, "%.1f GiB", bytes / (double) Bytes.GiB)
+                : String.format(Locale.ROOT, "%.0f MiB", bytes / (double) Bytes.MiB);
+    }
+
+    /** {@code MemAvailable} of {@code /proc/meminfo}, or {@link Long#MAX_VALUE} where it cannot be read. */
+    public static long availableMemory() {
+        try {
+            for (String line : Files.readAllLines(MEMINFO)) {
+                if (line.startsWith("MemAvailable:")) {
+                    String[] parts = line.substring("MemAvailable:".length()).trim().split("\\s+");
+                    return Long.parseLong(parts[0]) * Bytes.KiB;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Long.MAX_VALUE;
+        }
+        return Long.MAX_VALUE;
+    }
+}

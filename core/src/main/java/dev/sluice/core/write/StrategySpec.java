@@ -1,0 +1,93 @@
+package dev.sluice.core.write;
+
+import dev.sluice.core.InvalidParameterException;
+import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.memory.MemoryPlan;
+import dev.sluice.core.write.option.OptionValues;
+import dev.sluice.core.write.option.SpecParser;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * A strategy and the values of its options, written the same way on the command line and in JMH parameters:
+ * {@code NAME} or {@code NAME:key=value:key=value}, e.g. {@code async:skipMerge=true}. Options not given take the
+ * strategy's defaults, which are upstream's.
+ */
+public final class StrategySpec {
+    private final ShuffleWriterFactory factory;
+    private final OptionValues options;
+    private final String text;
+
+    private StrategySpec(ShuffleWriterFactory factory, OptionValues options, String text) {
+        this.factory = factory;
+        this.options = options;
+        this.text = text;
+    }
+
+    /** Parses a spec among the strategies on the class path; refuses with {@code parameter} named. */
+    public static StrategySpec parse(String parameter, String text) {
+        String trimmed = text == null ? "" : text.trim();
+        List<String> pieces = Arrays.asList(trimmed.split(":", -1));
+        ShuffleWriterFactory factory = ShuffleWriters.find(parameter, pieces.get(0));
+        return new StrategySpec(factory, SpecParser.parse(parameter, trimmed, factory.name(), factory.options(),
+                pieces.subList(1, pieces.size())), trimmed);
+    }
+
+    /** {@code factory} with the given {@code key=value} options (for tests and programs). */
+    public static StrategySpec of(ShuffleWriterFactory factory, String... options) {
+        String text = options.length == 0 ? factory.name() : factory.name() + ":" + String.join(":", options);
+        return new StrategySpec(factory, SpecParser.parse("strategy", text, factory.name(), factory.options(),
+                Arrays.asList(options)), text);
+    }
+
+    public ShuffleWriterFactory factory() {
+        return factory;
+    }
+
+    public String name() {
+        return factory.name();
+    }
+
+    /** The spec as written, e.g. {@code async:skipMerge=true}. */
+    public String text() {
+        return text;
+    }
+
+    public OptionValues options() {
+        return options;
+    }
+
+    /** Every option of the strategy with its value, defaults included. */
+    public Map<String, String> describeOptions() {
+        return options.describe();
+    }
+
+    /**
+     * Refuses a spec that cannot run with {@code config} (e.g. skip-merge without a memory limit), naming
+     * {@code parameter}, before anything is created.
+     */
+    public void check(String parameter, WriterConfig config) {
+        String problem = factory.check(config, options);
+        if (problem != null) {
+            throw new InvalidParameterException(parameter, text, problem);
+        }
+    }
+
+    /** Adds what {@code tasks} concurrent map tasks of {@code inputBytes} each hold in this strategy's writers. */
+    public void planMemory(MemoryPlan plan, WriterConfig config, int tasks, long inputBytes) {
+        factory.planMemory(plan, config, options, tasks, inputBytes);
+    }
+
+    /** Checks the spec against {@code config}, then starts an executor of the strategy. */
+    public ShuffleExecutor createExecutor(WriterConfig config, CountedStorage storage, BufferAllocator allocator) {
+        check("strategy", config);
+        return factory.createExecutor(config, options, storage, allocator);
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.sluice.core.write.consolidate;
+
+import dev.sluice.core.io.Bytes;
+import dev.sluice.core.memory.MemoryPlan;
+import dev.sluice.core.write.WriterConfig;
+import dev.sluice.core.write.option.OptionValues;
+import dev.sluice.core.write.option.StrategyOption;
+
+/**
+ * The options of the consolidating strategies ({@code buffered} = PR-13724, {@code async} = PR-14090). Each default is
+ * upstream's at the PR's commit, with its source; the other values are Sluice's improvements, listed in
+ * docs/fidelity.md. The initial partial size differs between the two PRs, so each strategy declares its own.
+ */
+public final class ConsolidatingOptions {
+    /** PR-13724's merge commit. */
+    public static final String PR_13724 = "e465ec3851";
+    /** PR-14090's resubmission (#14220), the commit that landed. */
+    public static final String PR_14090 = "c4d50b3624";
+    static final String RSIMB = "RapidsShuffleInternalManagerBase.scala";
+    static final String HANDLE = "SpillablePartialFileHandle.scala";
+
+    private ConsolidatingOptions() {}
+
+    /** The first capacity of a batch's partial buffer. */
+    public static StrategyOption<Long> initialPartial(long defaultValue, String commit) {
+        return StrategyOption.size("initialPartial", defaultValue, 64 * Bytes.KiB, Integer.MAX_VALUE,
+                "first capacity of a batch's partial buffer, allocated when the batch starts",
+                "spark.rapids.memory.host.partialFileBufferInitialSize = " + Bytes.format(defaultValue)
+                        + " (RapidsConf.scala @ " + commit + ")");
+    }
+
+    public static final StrategyOption<Long> MAX_PARTIAL = StrategyOption.size("maxPartial", Integer.MAX_VALUE,
+            64 * Bytes.KiB, Integer.MAX_VALUE, "largest partial buffer; a batch that needs more continues as a file",
+            "spark.rapids.memory.host.partialFileBufferMaxSize = Int.MaxValue (RapidsConf.scala @ " + PR_13724 + ")");
+    public static final StrategyOption<Double> MEMORY_THRESHOLD = StrategyOption.fraction("memoryThreshold", 0.5,
+            "with a memory limit and memoryBound=threshold: a partial starts or grows in memory only while the "
+                    + "executor's host memory use is below this fraction of the limit, else it goes to file",
+            "spark.rapids.memory.host.partialFileBufferMemoryThreshold = 0.5 (RapidsConf.scala @ " + PR_13724 + ")");
+    public static final StrategyOption<Long> MAX_BYTES_IN_FLIGHT = StrategyOption.size("maxBytesInFlight",
+            128 * Bytes.MiB, 1, Long.MAX_VALUE / 2, "uncompressed record bytes a map task may have handed to the "
+                    + "writer threads and not yet merged (upstream's BytesInFlightLimiter)",
+            "spark.rapids.shuffle.multiThreaded.maxBytesInFlight = 128m (RapidsConf.scala @ " + PR_13724 + ")");
+    public static final StrategyOption<Long> FILE_BUFFER = StrategyOption.size("fileBuffer", 32 * Bytes.KiB, 1,
+            Bytes.GiB, "merge=stream: the array each segment is copied through",
+            "spark.shuffle.file.buffer = 32k (mergePartialFiles in " + RSIMB + " @ " + PR_13724 + ")");
+    public static final StrategyOption<Modes.Merge> MERGE = StrategyOption.choice("merge", Modes.Merge.class,
+            Modes.Merge.STREAM, "commit of several batches: stream copies each segment through fileBuffer into a "
+                    + "64 KiB buffered stream (about 16 write calls per MiB); gather hands segments in memory to "
+                    + "gathering writes", "mergePartialFiles + FILE_ONLY handle (" + RSIMB + ", " + HANDLE + " @ "
+                    + PR_13724 + ")");
+    public static final StrategyOption<Boolean> SHRINK = StrategyOption.flag("shrink", false,
+            "copy a finished partial with over a quarter of its capacity unused into an exact-size buffer",
+            "none: a finished handle keeps its capacity (" + HANDLE + " @ " + PR_13724 + ")");
+    public static final StrategyOption<Modes.Merger> MERGER = StrategyOption.choice("merger", Modes.Merger.class,
+            Modes.Merger.COOPERATIVE, "cooperative mergers drain ready records and yield; blocking is upstream's "
+                    + "merger task per batch on a merger slot, which can deadlock with concurrent map tasks (#15208)",
+            "blocking mergerTask on queueMergerTask (" + RSIMB + " @ " + PR_13724 + "); cooperative since #15208. "
+                    + "Sluice keeps cooperative as its default");
+    public static final StrategyOption<Integer> MERGER_THREADS = StrategyOption.threadCount("mergerThreads",
+            "merger threads (slots) of the executor",
+            "numMergerSlots = numWriterThreads (startThreadPoolIfNeeded in " + RSIMB + " @ " + PR_13724 + ")");
+    public static final StrategyOption<Modes.Compression> COMPRESSION = StrategyOption.choice("compression",
+            Modes.Compression.class, Modes.Compression.SLOTS, "slots pins each partition of a map task to one writer "
+                    + "slot; pool lets any writer thread compress any record",
+            "partitionSlots + queueWriteTask (" + RSIMB + " @ " + PR_13724 + ")");
+    public static final StrategyOption<Modes.MemoryBound> MEMORY_BOUND = StrategyOption.choice("memoryBound",
+            Modes.MemoryBound.class, Modes.MemoryBound.THRESHOLD, "threshold: the limit only sends partials to file "
+                    + "past memoryThreshold; exact: records and partials are charged before allocation and never pass "
+                    + "the limit (the task thread spills the largest partial, then waits)",
+            "HostAlloc.isUsageBelowThreshold in " + HANDLE + " @ " + PR_13724);
+    public static final StrategyOption<Modes.RecordBuffer> RECORD_BUFFER = StrategyOption.choice("recordBuffer",
+            Modes.RecordBuffer.class, Modes.RecordBuffer.HEAP, "heap: each compressed record grows in a heap array "
+                    + "and is copied into the partial; direct: one pooled direct buffer of exactly its size",
+            "OpenByteArrayOutputStream per partition of a batch (" + RSIMB + " @ " + PR_13724 + ")");
+    public static final StrategyOption<Boolean> CHECKSUM = StrategyOption.flag("checksum", false,
+            "Adler32 of each partition, committed as the .checksum.ADLER32 file",
+            "commitAllPartitions(writer, emptyChecksums = true): no checksum file (" + RSIMB + " @ " + PR_13724 + ")");
+
+    /**
+     * The most {@code tasks} map tasks may hold: partials up to the executor's limit, or without one up to three times
+     * each task's input (a doubling buffer may be twice its data, and growing copies into a new buffer while the old
+     * exists); compressed records up to twice the in-flight quota in heap arrays that double, or the quota in direct
+     * buffers; and the compression scratch of records in flight.
+     */
+    public static void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, int tasks, long inputBytes) {
+        long inFlight = options.get(MAX_BYTES_IN_FLIGHT);
+        if (config.hasMemoryLimit()) {
+            plan.offHeap("partials (the executor's memory limit)", config.memoryLimit);
+        } else {
+            plan.offHeap("partials (no memory limit: up to 3 x each task's input)", tasks * 3 * inputBytes);
+        }
+        if (options.get(RECORD_BUFFER) == Modes.RecordBuffer.HEAP) {
+            plan.heap("compressed records (2 x maxBytesInFlight per task)", tasks * 2 * inFlight);
+        } else {
+            plan.offHeap("compressed records (maxBytesInFlight per task)", tasks * inFlight);
+        }
+        plan.offHeap("compression scratch (maxBytesInFlight per task)", tasks * inFlight);
+    }
+
+    /** Refuses values that cannot run with {@code config}; null when they can. */
+    public static String check(WriterConfig config, OptionValues options, StrategyOption<Long> initialPartial) {
+        if (options.get(initialPartial) > options.get(MAX_PARTIAL)) {
+            return "initialPartial <= maxPartial (" + Bytes.format(options.get(initialPartial)) + " > "
+                    + Bytes.format(options.get(MAX_PARTIAL)) + ")";
+        }
+        if (options.get(MEMORY_BOUND) == Modes.MemoryBound.EXACT && !config.hasMemoryLimit()) {
+            return "memoryBound=exact only with a memory limit to bound (--memory-limit SIZE)";
+        }
+        return null;
+    }
+}

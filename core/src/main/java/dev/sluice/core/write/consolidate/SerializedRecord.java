@@ -1,0 +1,54 @@
+package dev.sluice.core.write.consolidate;
+
+import dev.sluice.core.serde.GrowingBytes;
+import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+
+/** A record's serialized, compressed bytes between its compression task and its merger, and the memory they hold. */
+abstract class SerializedRecord {
+    /** The bytes, as a view: valid until {@link #release}. */
+    abstract ByteBuffer bytes();
+
+    /** Bytes of memory held, which may exceed the record's size. */
+    abstract long memory();
+
+    abstract void release();
+
+    /** Upstream's: a heap array grown while the record was written ({@code recordBuffer=heap}). */
+    static SerializedRecord heap(GrowingBytes bytes) {
+        return new SerializedRecord() {
+            @Override
+            ByteBuffer bytes() {
+                return bytes.bytes();
+            }
+
+            @Override
+            long memory() {
+                return bytes.capacity();
+            }
+
+            @Override
+            void release() {}
+        };
+    }
+
+    /** Sluice's: one pooled direct buffer of exactly the record's size ({@code recordBuffer=direct}). */
+    static SerializedRecord direct(ByteBuf buffer) {
+        return new SerializedRecord() {
+            @Override
+            ByteBuffer bytes() {
+                return buffer.nioBuffer();
+            }
+
+            @Override
+            long memory() {
+                return buffer.capacity();
+            }
+
+            @Override
+            void release() {
+                buffer.release();
+            }
+        };
+    }
+}

@@ -1,0 +1,198 @@
+package dev.sluice.core.write.consolidate;
+
+import dev.sluice.core.memory.MemoryBudget;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * What one map task's writer holds in memory, and what the memory limit does about it. Two bounds:
+ * {@link Threshold} is upstream's (only partials count, and they go to file once the executor passes a fraction of its
+ * limit); {@link Exact} is Sluice's (records and partials are charged to the executor's limit before they are
+ * allocated, and the task thread spills or waits rather than pass it). Either way the writer's own use is tracked
+ * for {@code peakBufferedBytes}.
+ */
+abstract class WriterMemory {
+    protected final HostMemory host;
+    /** This writer's use, charged after the executor's and released before it. */
+    protected final MemoryBudget own = new MemoryBudget(Long.MAX_VALUE);
+
+    WriterMemory(HostMemory host) {
+        this.host = host;
+    }
+
+    static WriterMemory create(ConsolidatingSettings settings, HostMemory host) {
+        return settings.memoryBound == Modes.MemoryBound.EXACT ? new Exact(host)
+                : new Threshold(host, settings.memoryThreshold);
+    }
+
+    /**
+     * Task thread, before a record is handed over: memory for compressing it ({@code bound} bytes at most). Returns
+     * what was reserved, which {@link #recordSerialized} later trims.
+     *
+     * @param failure the writer's first failure so far, checked while waiting
+     */
+    abstract long acquireRecord(long bound, Supplier<Throwable> failure) throws IOException, InterruptedException;
+
+    /** The record now holds {@code kept} bytes of the {@code reserved} ones. */
+    abstract void recordSerialized(long reserved, long kept);
+
+    /** The merger appended the record, which held {@code kept} bytes. */
+    abstract void releaseRecord(long kept);
+
+    /** Whether a new batch's partial may start in memory (else it is a file from the start, upstream's FILE_ONLY). */
+    abstract boolean partialMayStartInMemory();
+
+    /** Merger: {@code bytes} more of partial memory; false means the partial goes to file instead. */
+    abstract boolean tryReservePartial(long bytes);
+
+    /**
+     * A buffer the writer does I/O through (a partial file's 64 KiB stream buffer, the merge's arrays); false means
+     * go without. Upstream's are JVM heap, outside the host limit.
+     */
+    abstract boolean tryReserveIoBuffer(long bytes);
+
+    abstract void releaseIoBuffer(long bytes);
+
+    /** Own use goes down before the executor's, so that it never exceeds the executor's, even for a moment. */
+    void releasePartial(long bytes) {
+        own.release(bytes);
+        host.budget().release(bytes);
+    }
+
+    /** The most this writer held at once. */
+    long peak() {
+        return own.peak();
+    }
+
+    /** Upstream: records are the in-flight limiter's business; partials check the host threshold. */
+    static final class Threshold extends WriterMemory {
+        private final double threshold;
+
+        Threshold(HostMemory host, double threshold) {
+            super(host);
+            this.threshold = threshold;
+        }
+
+        @Override
+        long acquireRecord(long bound, Supplier<Throwable> failure) {
+            own.reserve(bound);
+            return bound;
+        }
+
+        @Override
+        void recordSerialized(long reserved, long kept) {
+            if (kept > reserved) {
+                own.reserve(kept - reserved);
+            } else {
+                own.release(reserved - kept);
+            }
+        }
+
+        @Override
+        void releaseRecord(long kept) {
+            own.release(kept);
+        }
+
+        @Override
+        boolean partialMayStartInMemory() {
+            return host.usageBelow(threshold);
+        }
+
+        @Override
+        boolean tryReservePartial(long bytes) {
+            if (!host.usageBelow(threshold) || !host.budget().tryReserve(bytes)) {
+                return false;
+            }
+            own.reserve(bytes);
+            return true;
+        }
+
+        @Override
+        boolean tryReserveIoBuffer(long bytes) {
+            own.reserve(bytes);
+            return true;
+        }
+
+        @Override
+        void releaseIoBuffer(long bytes) {
+            own.release(bytes);
+        }
+    }
+
+    /** Sluice: one exact bound over records and partials of every map task of the executor. */
+    static final class Exact extends WriterMemory {
+        static final long TIMEOUT_MINUTES = 10;
+        private static final long POLL_MILLIS = 50;
+
+        Exact(HostMemory host) {
+            super(host);
+        }
+
+        /** Waits for memory, spilling the largest spillable partial of the executor to make room. */
+        @Override
+        long acquireRecord(long bound, Supplier<Throwable> failure) throws IOException, InterruptedException {
+            long amount = Math.min(bound, host.budget().limit());
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(TIMEOUT_MINUTES);
+            while (!host.budget().tryReserve(amount)) {
+                Throwable failed = failure.get();
+                if (failed != null) {
+                    throw new IOException("shuffle writer failed", failed);
+                }
+                if (host.spillLargest() > 0) {
+                    continue;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("no writer memory came free in " + TIMEOUT_MINUTES + " minutes (limit "
+                            + host.budget().limit() + " bytes, " + host.budget().used() + " in use)");
+                }
+                host.budget().awaitRelease(POLL_MILLIS, TimeUnit.MILLISECONDS);
+            }
+            own.reserve(amount);
+            return amount;
+        }
+
+        @Override
+        void recordSerialized(long reserved, long kept) {
+            if (kept > reserved) {
+                // The reservation is an upper bound of what compressing needs, so this does not happen; if it did,
+                // the memory exists already and is counted rather than hidden.
+                host.budget().reserve(kept - reserved);
+                own.reserve(kept - reserved);
+            } else {
+                own.release(reserved - kept);
+                host.budget().release(reserved - kept);
+            }
+        }
+
+        @Override
+        void releaseRecord(long kept) {
+            own.release(kept);
+            host.budget().release(kept);
+        }
+
+        @Override
+        boolean partialMayStartInMemory() {
+            return true;
+        }
+
+        @Override
+        boolean tryReservePartial(long bytes) {
+            if (!host.budget().tryReserve(bytes)) {
+                return false;
+            }
+            own.reserve(bytes);
+            return true;
+        }
+
+        @Override
+        boolean tryReserveIoBuffer(long bytes) {
+            return tryReservePartial(bytes);
+        }
+
+        @Override
+        void releaseIoBuffer(long bytes) {
+            releasePartial(bytes);
+        }
+    }
+}
