@@ -108,6 +108,7 @@ class ConcurrentWritersTest {
                         }
                     }));
                 }
+                int deadlocked = 0;
                 for (Future<VerificationResult> result : results) {
                     try {
                         VerificationResult r = result.get(150, TimeUnit.SECONDS);
@@ -116,7 +117,12 @@ class ConcurrentWritersTest {
                         if (!blocking || !causes(e).contains("#15208")) {
                             throw e;
                         }
+                        deadlocked++;
                     }
+                }
+                if (deadlocked > 0) {
+                    System.out.printf("%s, limit %d: %d of %d tasks failed after their mergers waited on each other "
+                            + "(#15208)%n", strategy, memoryLimit, deadlocked, TASKS);
                 }
             } finally {
                 tasks.shutdownNow();

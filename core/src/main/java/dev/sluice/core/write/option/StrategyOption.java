@@ -49,8 +49,9 @@ public final class StrategyOption<T> {
     /** A byte size from {@code min} to {@code max}, written as {@code 32k}, {@code 128m}, {@code 2147483647}. */
     public static StrategyOption<Long> size(String name, long defaultValue, long min, long max, String meaning,
                                             String upstream) {
-        return new StrategyOption<>(name, defaultValue, "a byte size from " + Bytes.format(min) + " to "
-                + Bytes.format(max) + " (e.g. 64k, 32m)", meaning, upstream, text -> {
+        String range = max >= Long.MAX_VALUE / 4 ? "a byte size of at least " + Bytes.format(min)
+                : "a byte size from " + Bytes.format(min) + " to " + Bytes.format(max);
+        return new StrategyOption<>(name, defaultValue, range + " (e.g. 64k, 32m)", meaning, upstream, text -> {
                     long v = Bytes.parse(text);
                     if (v < min || v > max) {
                         throw new IllegalArgumentException();
