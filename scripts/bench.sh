@@ -1,35 +1,43 @@
 #!/usr/bin/env bash
-# scripts/bench.sh: runs the benchmark matrix, one configuration at a time, with progress; writes the JMH JSON, the
-# environment and a report. Builds the benchmarks jar first if it is missing.
+# scripts/bench.sh: runs a benchmark matrix, one configuration per JMH fork, with progress; writes the JMH JSON, the
+# environment and a report. The matrix itself (sizes, tasks, scale, strategies, iterations) comes from
+# dev.sluice.jmh.BenchPlan, so that it is decided by the code the benchmarks run. Builds the jar if it is missing.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
   cat <<'USAGE'
-Usage: scripts/bench.sh [--preset smoke|quick|seed] [--strategies a,b] [--sizes a,b] [--scale F]
-                        [--codec C] [--jdk PATH] [--out DIR]
+Usage: scripts/bench.sh [--preset smoke|quick|seed] [--strategies a,b] [--sizes a,b] [--scale F|seed-equivalent]
+                        [--tasks N] [--codec C] [--warmups N] [--iterations N] [--jdk PATH] [--out DIR]
 
-Runs ShuffleWriteBenchmark for every size x strategy, and RawWriteBenchmark (the sequential-write reference) for
-every size, 200 partitions, one JMH fork per configuration, and prints progress (configuration i of n, elapsed,
-estimated time left). Writes into DIR:
-  jmh-result.json    every configuration's JMH result, merged (-rf json, with ShuffleIoProfiler's metrics)
+Runs ShuffleWriteBenchmark (one operation is one wave: N map tasks written at once on one executor) for every size x
+strategy, and RawWriteBenchmark (the storage's reference: N sequential writes of the data files' size) for every size,
+one JMH fork per configuration, and prints progress (configuration i of n, elapsed, estimated time left). Before every
+measured wave the previous outputs are gone, dirty data is flushed (sync) and the run waits until the page cache's
+Dirty + Writeback are back near idle. Writes into DIR:
+  jmh-result.json    every configuration's JMH result, merged (with ShuffleIoProfiler's figures)
   environment.json   JDK, cores, memory, kernel, file system and free space, /proc/sys/vm/dirty_*, git commit
+  plan.txt           the matrix as run, with why its tasks and scale were chosen
   runs/, logs/       each configuration's own result and JMH output
   report/report.md   the report (scripts/report.sh), with its PNG charts
 and ends by printing the report's path.
 
-Presets (what --strategies and --sizes override):
-  smoke   tiny; per-batch, buffered, async; no warm-up, 1 measured run (under 2 minutes)
-  quick   small; per-batch, buffered, async; 1 warm-up, 2 measured runs
-  seed    small, medium, large, xlarge, xxlarge; per-batch, buffered, async; 1 warm-up, 3 measured runs
-          (the seed report's matrix)
+Presets (what the other options override):
+  smoke   tiny; 1 task; strategies per-batch, buffered, async, async:skipMerge=true; 1 measured wave (under 2 minutes)
+  quick   small; one task per processor at the seed-equivalent scale; 1 warm-up, 3 measured waves
+  seed    the seed report's experiment on this machine: small..xxlarge with the seed's 1 to 5 batches per task, one
+          task per processor at the seed-equivalent scale, 200 partitions, round robin, lz4 (Spark's), the four
+          strategies above, 1 warm-up and 5 measured waves per configuration
 
 Options:
   --preset NAME       smoke, quick or seed (default: quick)
   --strategies LIST   comma-separated strategy specs, NAME or NAME:key=value:... (see: scripts/sluice strategies)
   --sizes LIST        comma-separated sizes: tiny, small, medium, large, xlarge, xxlarge
-  --scale F           multiply every size by F > 0 (default: 1)
-  --codec C           none, lz4-frame or lz4-block (default: lz4-frame)
+  --scale F           a factor > 0, or seed-equivalent (tasks x size / this machine's memory as the seed's)
+  --tasks N           map tasks written at once (default: the preset's)
+  --codec C           none, lz4-frame or lz4-block (default: lz4-block, Spark's lz4)
+  --warmups N         warm-up waves per configuration (default: the preset's)
+  --iterations N      measured waves per configuration (default: the preset's)
   --jdk PATH          JDK to build and run with (default: JAVA_HOME, else java on PATH)
   --out DIR           output directory, created; must not hold a previous run (default: jmh/target/bench/PRESET-TIME)
   --help              print this help
@@ -37,47 +45,32 @@ Exit status: 0 done, 1 a benchmark failed, 2 bad arguments.
 USAGE
 }
 
-preset=quick strategies="" sizes="" scale=1 codec=lz4-frame jdk="" out=""
+preset=quick jdk="" out="" plan_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --help|-h) usage; exit 0 ;;
-    --preset|--strategies|--sizes|--scale|--codec|--jdk|--out)
+    --preset|--strategies|--sizes|--scale|--tasks|--codec|--warmups|--iterations|--jdk|--out)
       [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"
       case "$1" in
-        --preset) preset="$2" ;; --strategies) strategies="$2" ;; --sizes) sizes="$2" ;;
-        --scale) scale="$2" ;; --codec) codec="$2" ;; --jdk) jdk="$2" ;; --out) out="$2" ;;
+        --preset) preset="$2"; plan_args+=("$1" "$2") ;;
+        --jdk) jdk="$2" ;;
+        --out) out="$2" ;;
+        *) plan_args+=("$1" "$2") ;;
       esac
       shift 2 ;;
-    *) die "unknown argument '$1': allowed are --preset, --strategies, --sizes, --scale, --codec, --jdk, --out, --help" ;;
+    *) die "unknown argument '$1': allowed are --preset, --strategies, --sizes, --scale, --tasks, --codec, --warmups, --iterations, --jdk, --out, --help" ;;
   esac
 done
-
-case "$preset" in
-  smoke) default_sizes=tiny; warmups=0; runs=1 ;;
-  quick) default_sizes=small; warmups=1; runs=2 ;;
-  seed) default_sizes=small,medium,large,xlarge,xxlarge; warmups=1; runs=3 ;;
-  *) die "invalid --preset '$preset': allowed is smoke, quick or seed" ;;
-esac
-sizes="${sizes:-$default_sizes}"
-strategies="${strategies:-per-batch,buffered,async}"
-[[ "$scale" =~ ^[0-9]*\.?[0-9]+$ ]] && awk "BEGIN{exit !($scale > 0)}" || die "invalid --scale '$scale': allowed is a number > 0"
-case "$codec" in none|lz4-frame|lz4-block) ;; *) die "invalid --codec '$codec': allowed is none, lz4-frame or lz4-block" ;; esac
-IFS=, read -r -a size_list <<< "$sizes"
-for s in "${size_list[@]}"; do
-  case "$s" in tiny|small|medium|large|xlarge|xxlarge) ;; *) die "invalid size '$s' in --sizes: allowed are tiny, small, medium, large, xlarge, xxlarge" ;; esac
-done
-IFS=, read -r -a strategy_list <<< "$strategies"
-[[ ${#strategy_list[@]} -gt 0 ]] || die "--strategies is empty"
-out="${out:-$root/jmh/target/bench/$preset-$(date +%Y%m%d-%H%M%S)}"
-[[ ! -e "$out/jmh-result.json" ]] || die "invalid --out '$out': it already holds a run (jmh-result.json)"
-[[ ! -e "$out" || -d "$out" ]] || die "invalid --out '$out': it exists and is not a directory"
 find_java "$jdk"
 
 if [[ ! -f "$jar" ]]; then
   echo "$script: $jar is missing; building it (mvn -B -q -DskipTests package)" >&2
   (cd "$root" && JAVA_HOME="${jdk:-${JAVA_HOME:-}}" mvn -B -q -DskipTests package) || { echo "$script: build failed" >&2; exit 1; }
 fi
-check_strategies "${strategy_list[@]}"
+plan_text="$("$java" -cp "$jar" dev.sluice.jmh.BenchPlan "${plan_args[@]}" 2>&1)" || die "${plan_text}"
+out="${out:-$root/jmh/target/bench/$preset-$(date +%Y%m%d-%H%M%S)}"
+[[ ! -e "$out/jmh-result.json" ]] || die "invalid --out '$out': it already holds a run (jmh-result.json)"
+[[ ! -e "$out" || -d "$out" ]] || die "invalid --out '$out': it exists and is not a directory"
 
 # The code measured is the code at the start.
 commit="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
@@ -85,41 +78,33 @@ if [[ -n "$(git -C "$root" status --porcelain 2>/dev/null | grep -v '^??' || tru
 
 mkdir -p "$out/runs" "$out/logs"
 out="$(cd "$out" && pwd)"
-weight() { case "$1" in tiny) echo 4;; small) echo 402;; medium) echo 803;; large) echo 1180;; xlarge) echo 1570;; xxlarge) echo 1950;; esac; }
-configs=()
-for size in "${size_list[@]}"; do
-  configs+=("$size raw")
-  for strategy in "${strategy_list[@]}"; do configs+=("$size $strategy"); done
-done
+printf '%s\n' "$plan_text" > "$out/plan.txt"
+mapfile -t configs < <(grep -v '^#' "$out/plan.txt")
 total_weight=0
-for c in "${configs[@]}"; do total_weight=$((total_weight + $(weight "${c%% *}"))); done
+for c in "${configs[@]}"; do IFS='|' read -r _ weight _ <<< "$c"; total_weight=$((total_weight + weight)); done
 
 n=${#configs[@]} i=0 done_weight=0 started=$(date +%s)
-echo "$script: $n configurations ($preset: sizes $sizes; strategies $strategies; scale $scale; codec $codec) into $out" >&2
+echo "$script: $n configurations into $out" >&2
+echo "$script: $(head -n 1 "$out/plan.txt" | sed 's/^# //')" >&2
 for c in "${configs[@]}"; do
-  i=$((i + 1)); size="${c%% *}"; strategy="${c#* }"
-  name="$(printf '%02d' "$i")-$size-${strategy//[:=]/_}"
-  common=(-p "size=$size" -p "scale=$scale" -p "codec=$codec" -p partitions=200 -wi "$warmups" -i "$runs" -f 1 -foe true
-          -prof dev.sluice.jmh.ShuffleIoProfiler -rf json -rff "$out/runs/$name.json")
-  if [[ "$strategy" == raw ]]; then
-    args=(RawWriteBenchmark "${common[@]}")
-  else
-    args=(ShuffleWriteBenchmark -p "strategy=$strategy" "${common[@]}")
-  fi
+  i=$((i + 1))
+  IFS='|' read -r name weight args <<< "$c"
+  name="$(printf '%02d' "$i")-$name"
   elapsed=$(( $(date +%s) - started ))
   if [[ $done_weight -gt 0 ]]; then
     left="about $(( elapsed * (total_weight - done_weight) / done_weight ))s left"
   else
     left="time left unknown yet"
   fi
-  echo "$script: [$i/$n] $size $strategy (elapsed ${elapsed}s, $left)" >&2
+  echo "$script: [$i/$n] ${name#*-} (elapsed ${elapsed}s, $left)" >&2
   t0=$(date +%s)
-  if ! "$java" -jar "$jar" "${args[@]}" > "$out/logs/$name.log" 2>&1; then
-    echo "$script: configuration $size $strategy failed; the end of $out/logs/$name.log:" >&2
+  # shellcheck disable=SC2086 # the plan's arguments are words without spaces
+  if ! "$java" -jar "$jar" $args -rf json -rff "$out/runs/$name.json" > "$out/logs/$name.log" 2>&1; then
+    echo "$script: configuration ${name#*-} failed; the end of $out/logs/$name.log:" >&2
     tail -n 30 "$out/logs/$name.log" >&2
     exit 1
   fi
-  done_weight=$((done_weight + $(weight "$size")))
+  done_weight=$((done_weight + weight))
   echo "$script: [$i/$n] done in $(( $(date +%s) - t0 ))s" >&2
 done
 

@@ -5,15 +5,21 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
   cat <<'USAGE'
-Usage: scripts/profile.sh --strategy S --size Z [--event cpu|alloc|wall|lock] [--out DIR]
+Usage: scripts/profile.sh --strategy S --size Z [--tasks N] [--scale F] [--memory-limit SIZE] [--iterations N]
+                          [--event cpu|alloc|wall|lock] [--out DIR]
 
-Runs ShuffleWriteBenchmark for one strategy and size (200 partitions, lz4-frame, 1 warm-up and 1 measured map task)
+Runs ShuffleWriteBenchmark for one strategy and size (a wave of --tasks map tasks, 200 partitions, round robin,
+lz4-block, the seed's batches per task; 1 warm-up and --iterations measured waves, 1 by default)
 under async-profiler, whose library comes from the tools.profiler:async-profiler Maven jar (unpacked by the build),
 and prints the paths of the flame graphs (HTML, forward and reverse).
 
 Options:
   --strategy S   writer strategy spec, NAME or NAME:key=value:... (see: scripts/sluice strategies)
   --size Z       tiny, small, medium, large, xlarge or xxlarge
+  --tasks N      map tasks written at once (default: 1)
+  --scale F      a factor > 0, or seed-equivalent (default: 1)
+  --memory-limit SIZE  the executor's host memory limit (default: none; async:skipMerge=true needs one)
+  --iterations N measured waves (default: 1)
   --event E      cpu, alloc, wall or lock (default: cpu)
   --out DIR      where the flame graphs go (default: jmh/target/profile/STRATEGY-SIZE-EVENT)
   --help         print this help
@@ -21,21 +27,25 @@ Exit status: 0 done, 1 the run failed, 2 bad arguments.
 USAGE
 }
 
-strategy="" size="" event=cpu out=""
+strategy="" size="" event=cpu out="" tasks=1 scale=1 limit=none iterations=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --help|-h) usage; exit 0 ;;
-    --strategy|--size|--event|--out)
+    --strategy|--size|--event|--out|--tasks|--scale|--memory-limit|--iterations)
       [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"
-      case "$1" in --strategy) strategy="$2" ;; --size) size="$2" ;; --event) event="$2" ;; --out) out="$2" ;; esac
+      case "$1" in
+        --strategy) strategy="$2" ;; --size) size="$2" ;; --event) event="$2" ;; --out) out="$2" ;;
+        --tasks) tasks="$2" ;; --scale) scale="$2" ;; --memory-limit) limit="$2" ;; --iterations) iterations="$2" ;;
+      esac
       shift 2 ;;
-    *) die "unknown argument '$1': allowed are --strategy, --size, --event, --out, --help" ;;
+    *) die "unknown argument '$1': allowed are --strategy, --size, --tasks, --scale, --memory-limit, --iterations, --event, --out, --help" ;;
   esac
 done
 [[ -n "$strategy" ]] || die "--strategy is required"
 [[ -n "$size" ]] || die "--size is required"
 case "$size" in tiny|small|medium|large|xlarge|xxlarge) ;; *) die "invalid --size '$size': allowed are tiny, small, medium, large, xlarge, xxlarge" ;; esac
 case "$event" in cpu|alloc|wall|lock) ;; *) die "invalid --event '$event': allowed are cpu, alloc, wall, lock" ;; esac
+[[ "$iterations" =~ ^[1-9][0-9]*$ ]] || die "invalid --iterations '$iterations': allowed is an integer >= 1"
 find_java
 require_jar
 check_strategies "$strategy"
@@ -45,7 +55,8 @@ out="${out:-$root/jmh/target/profile/${strategy//[:=]/_}-$size-$event}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 echo "$script: profiling $strategy at $size ($event) into $out" >&2
-if ! "$java" -jar "$jar" ShuffleWriteBenchmark -p "strategy=$strategy" -p "size=$size" -wi 1 -i 1 -f 1 -foe true \
+if ! "$java" -jar "$jar" ShuffleWriteBenchmark -p "strategy=$strategy" -p "size=$size" -p "tasks=$tasks" \
+    -p "scale=$scale" -p "memoryLimit=$limit" -wi 1 -i "$iterations" -f 1 -foe true \
     -prof "async:libPath=$lib;output=flamegraph;event=$event;dir=$out" > "$out/jmh.log" 2>&1; then
   echo "$script: the run failed; the end of $out/jmh.log:" >&2
   tail -n 30 "$out/jmh.log" >&2

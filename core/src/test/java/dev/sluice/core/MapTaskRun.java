@@ -1,43 +1,38 @@
 package dev.sluice.core;
 
-import dev.sluice.core.input.BatchGenerator;
-import dev.sluice.core.input.MapTaskInput;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.partition.PartitionedInput;
 import dev.sluice.core.partition.Partitioning;
-import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.run.MapTaskRunner;
+import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.verify.Reference;
 import dev.sluice.core.write.MapTask;
 import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.ShuffleWriter;
 import dev.sluice.core.write.StrategySpec;
 import dev.sluice.core.write.WriterConfig;
 import org.apache.arrow.memory.BufferAllocator;
 
-/** Test fixture: one generated, partitioned map task input and its reference, owned until closed. */
+/**
+ * Test fixture: one map task's input ({@link TaskInput}, as the command line and the benchmarks make it) and its
+ * reference, owned until closed; written with {@link MapTaskRunner}, as everything else writes a map task.
+ */
 public final class MapTaskRun implements AutoCloseable {
     public static final int SHUFFLE_ID = 0;
     public static final long MAP_ID = 7;
 
-    public final MapTaskInput input;
+    public final TaskInput input;
     public final PartitionedInput records;
     public final Reference reference;
+    private final long heldBytes;
 
     public MapTaskRun(InputSpec spec, Partitioning partitioning, int partitions, BufferAllocator allocator) {
-        this.input = BatchGenerator.generate(spec, allocator);
-        try {
-            this.records = PartitionedInput.partition(input, partitioning.create(partitions, MAP_ID), allocator);
-        } catch (RuntimeException e) {
-            input.close();
-            throw e;
-        }
-        this.reference = Reference.compute(input, partitioning.create(partitions, MAP_ID));
+        this.input = TaskInput.prepare(spec, partitioning, partitions, SHUFFLE_ID, MAP_ID, allocator, bytes -> {});
+        this.records = input.records;
+        this.reference = input.reference;
         this.heldBytes = allocator.getAllocatedMemory();
     }
-
-    private long heldBytes;
 
     /** Arrow bytes the input and its records hold (writers' memory is measured against this). */
     public long heldBytes() {
@@ -45,7 +40,7 @@ public final class MapTaskRun implements AutoCloseable {
     }
 
     public MapTask task() {
-        return new MapTask(SHUFFLE_ID, MAP_ID, input.schema());
+        return input.task();
     }
 
     /** Writes every record with a fresh executor of {@code strategy} and commits. */
@@ -57,17 +52,11 @@ public final class MapTaskRun implements AutoCloseable {
     }
 
     public MapOutput write(ShuffleExecutor executor) throws Exception {
-        try (ShuffleWriter writer = executor.createMapOutputWriter(task())) {
-            for (ShuffleRecord record : records.records()) {
-                writer.write(record);
-            }
-            return writer.commit();
-        }
+        return MapTaskRunner.run(executor, input).output;
     }
 
     @Override
     public void close() {
-        records.close();
         input.close();
     }
 }

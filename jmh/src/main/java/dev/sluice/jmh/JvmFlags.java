@@ -16,7 +16,7 @@ final class JvmFlags {
 
     /** Flags for a fork running on a JDK of {@code feature} version. */
     static List<String> forFork(int feature) {
-        List<String> flags = new ArrayList<>(List.of(ADD_OPENS, HEAP_MIN, HEAP_MAX, NO_LEAK_DETECTION));
+        List<String> flags = new ArrayList<>(List.of(ADD_OPENS, HEAP_MIN, NO_LEAK_DETECTION));
         if (feature >= 24) {
             flags.add("--sun-misc-unsafe-memory-access=allow");
             flags.add("--enable-native-access=ALL-UNNAMED");

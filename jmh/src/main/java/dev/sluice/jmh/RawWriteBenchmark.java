@@ -1,110 +1,175 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.input.MapTaskInput;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.IoSnapshot;
+import dev.sluice.core.io.ProcSelfIo;
 import dev.sluice.core.io.WritableFile;
-import dev.sluice.core.partition.PartitionedInput;
 import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.run.DirtyPages;
+import dev.sluice.core.run.TaskInput;
+import dev.sluice.core.run.Workload;
 import dev.sluice.core.serde.RecordSerializer;
-import dev.sluice.core.serde.ShuffleCodec;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The physical limit, measured in the same run: a sequential write, in 4 MiB calls, of as many bytes as a map task's
- * data file holds for the same input and codec, to the same directory, with the same fsync choice. A strategy's time
- * divided by this one's says how close it gets to what the disk does.
+ * The storage's limit, measured in the same run: the wave's writes without any of its work. {@code tasks} threads
+ * each write, at once, as many bytes as a map task's data file holds for the same input and codec, sequentially in
+ * 4 MiB calls, to the same directory, with the same fsync choice. A strategy's wave time divided by this one's says
+ * how close it gets to what the storage does.
  */
-public class RawWriteBenchmark extends BenchmarkInput {
+public class RawWriteBenchmark extends RunSettings {
     static final int WRITE_SIZE = 4 << 20;
 
-    @Param({"lz4-frame"})
-    public String codec;
+    /** The raw writes of one trial: their size, their threads, their files. */
+    @State(Scope.Benchmark)
+    public static class RawWrites {
+        @Param({"false"})
+        public boolean sync;
 
-    @Param({"false"})
-    public boolean sync;
+        private CountedStorage storage;
+        private Path dir;
+        private ByteBuffer chunk;
+        private long bytes;
+        private ExecutorService threads;
+        private final List<Path> files = new ArrayList<>();
+        private int tasks;
+        private long inputBytes;
+        private int batches;
 
-    private CountedStorage storage;
-    private Path dir;
-    private Path file;
-    private ByteBuffer chunk;
-    private long bytes;
-
-    @Setup(Level.Trial)
-    public void setUp() throws Exception {
-        bytes = dataFileBytes();
-        System.out.printf("sluice raw write: %d bytes in %d-byte writes%n", bytes, WRITE_SIZE);
-        dir = newTrialDirectory("sluice-raw-");
-        chunk = ByteBuffer.allocateDirect(WRITE_SIZE);
-        SplittableRandom random = new SplittableRandom(seed);
-        while (chunk.remaining() >= Long.BYTES) {
-            chunk.putLong(random.nextLong());
+        @Setup(Level.Trial)
+        public void start(WorkloadState workloadState) throws Exception {
+            Workload workload = workloadState.workload();
+            tasks = workload.tasks;
+            inputBytes = workload.taskBytes();
+            batches = workload.batchesPerTask();
+            bytes = dataFileBytes(workload);
+            System.out.printf("sluice raw write: %d tasks x %d bytes in %d-byte writes%n", tasks, bytes, WRITE_SIZE);
+            dir = Files.createTempDirectory(Paths.get(System.getProperty(ExecutorState.DIR_PROPERTY,
+                    System.getProperty("java.io.tmpdir"))), "sluice-raw-");
+            chunk = ByteBuffer.allocateDirect(WRITE_SIZE);
+            SplittableRandom random = new SplittableRandom(workload.inputSpec().seed);
+            while (chunk.remaining() >= Long.BYTES) {
+                chunk.putLong(random.nextLong());
+            }
+            storage = new CountedStorage();
+            AtomicInteger count = new AtomicInteger();
+            threads = Executors.newFixedThreadPool(tasks, r -> {
+                Thread t = new Thread(r, "sluice-raw-" + count.getAndIncrement());
+                t.setDaemon(true);
+                return t;
+            });
         }
-        storage = new CountedStorage();
-        IoMetrics.register(storage);
-    }
 
-    /** Bytes of the data file a strategy writes for this input and codec: every partition's stream. */
-    private long dataFileBytes() throws IOException {
-        try (BufferAllocator allocator = new RootAllocator();
-             MapTaskInput input = generate(allocator);
-             PartitionedInput records = PartitionedInput.partition(input, partitioningScheme().create(partitions, 0),
-                     allocator)) {
-            RecordSerializer serializer = new RecordSerializer(input.schema(), ShuffleCodec.parse("codec", codec), allocator);
-            Counting counting = new Counting();
-            boolean[] started = new boolean[partitions];
-            for (ShuffleRecord record : records.records()) {
-                started[record.partitionId()] = true;
-                serializer.writeRecord(record.slice(), counting);
+        /** Bytes of map task 0's data file for this input and codec: every partition's stream, exactly. */
+        private static long dataFileBytes(Workload workload) throws IOException {
+            try (BufferAllocator allocator = new RootAllocator();
+                 TaskInput input = TaskInput.prepare(workload.inputSpec(), workload.partitioning, workload.partitions,
+                         0, 0, allocator, b -> {})) {
+                RecordSerializer serializer = new RecordSerializer(input.schema, workload.codec, allocator);
+                Counting counting = new Counting();
+                boolean[] started = new boolean[workload.partitions];
+                for (ShuffleRecord record : input.records.records()) {
+                    started[record.partitionId()] = true;
+                    serializer.writeRecord(record.slice(), counting);
+                }
+                long total = counting.bytes;
+                for (boolean s : started) {
+                    total += s ? serializer.streamHeader().length + serializer.endOfStream().length : 0;
+                }
+                return total;
             }
-            long total = counting.bytes;
-            for (boolean s : started) {
-                total += s ? serializer.streamHeader().length + serializer.endOfStream().length : 0;
+        }
+
+        /** One task's file: {@code bytes} in 4 MiB calls, forced if {@code sync}. */
+        private void writeOne(Path file) throws IOException {
+            ByteBuffer mine = chunk.duplicate();
+            long written = 0;
+            try (WritableFile out = storage.create(file)) {
+                while (written < bytes) {
+                    mine.clear();
+                    mine.limit((int) Math.min(WRITE_SIZE, bytes - written));
+                    written += out.write(mine);
+                }
+                if (sync) {
+                    out.force();
+                }
             }
-            return total;
+            storage.markCommitted(file, written);
+        }
+
+        @TearDown(Level.Iteration)
+        public void remove() throws IOException {
+            for (Path file : files) {
+                storage.delete(file);
+            }
+            files.clear();
+        }
+
+        @TearDown(Level.Trial)
+        public void stop() throws IOException {
+            threads.shutdownNow();
+            ExecutorState.deleteDirectory(dir);
         }
     }
 
     @Benchmark
-    public long writeSequentially() throws IOException {
-        file = dir.resolve("raw-" + System.nanoTime());
-        long written = 0;
-        try (WritableFile out = storage.create(file)) {
-            while (written < bytes) {
-                chunk.clear();
-                chunk.limit((int) Math.min(WRITE_SIZE, bytes - written));
-                written += out.write(chunk);
-            }
-            if (sync) {
-                out.force();
-            }
+    public long writeSequentially(RawWrites raw, GateState gate) throws Exception {
+        IoSnapshot before = raw.storage.counters().snapshot();
+        Optional<ProcSelfIo> procBefore = ProcSelfIo.read();
+        DirtyPages.Sampler sampler = gate.dirty().available() ? gate.dirty().sample() : null;
+        long start = System.nanoTime();
+        List<Future<Long>> writes = new ArrayList<>();
+        for (int t = 0; t < raw.tasks; t++) {
+            Path file = raw.dir.resolve("raw-" + t + "-" + System.nanoTime());
+            raw.files.add(file);
+            writes.add(raw.threads.submit(() -> {
+                long taskStart = System.nanoTime();
+                raw.writeOne(file);
+                return System.nanoTime() - taskStart;
+            }));
         }
-        storage.markCommitted(file, written);
-        IoMetrics.mapTaskDone(WRITE_SIZE);
-        return written;
-    }
-
-    @Override
-    protected void removeIterationOutput() throws IOException {
-        if (file != null) {
-            storage.delete(file);
+        long sum = 0;
+        long slowest = 0;
+        for (Future<Long> write : writes) {
+            long nanos = write.get(30, TimeUnit.MINUTES);
+            sum += nanos;
+            slowest = Math.max(slowest, nanos);
         }
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() throws IOException {
-        IoMetrics.register(null);
-        deleteTrialDirectory(dir);
+        long wall = System.nanoTime() - start;
+        long peakDirty = -1;
+        if (sampler != null) {
+            sampler.close();
+            peakDirty = sampler.peak();
+        }
+        Optional<ProcSelfIo> procAfter = ProcSelfIo.read();
+        IterationRecord.publish(new IterationRecord(raw.tasks, raw.inputBytes, raw.batches, wall, sum, slowest, 0,
+                raw.storage.counters().snapshot().since(before),
+                procBefore.isPresent() && procAfter.isPresent() ? Optional.of(procAfter.get().since(procBefore.get()))
+                        : Optional.empty(), WRITE_SIZE, peakDirty, gate.settled()));
+        return wall;
     }
 
     private static final class Counting implements WritableByteChannel {

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
@@ -17,61 +16,68 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
 
 /**
- * {@code -prof dev.sluice.jmh.ShuffleIoProfiler}: per map task, what the counted storage layer saw and what the
- * kernel counted in {@code /proc/self/io}, as secondary results (under {@code secondaryMetrics} in {@code -rf json}).
- * The window is each iteration's operations; the output's removal afterwards is not in it.
+ * {@code -prof dev.sluice.jmh.ShuffleIoProfiler} (added by {@link SluiceBenchmarks} unless given): each iteration's
+ * figures besides its time, as secondary results (under {@code secondaryMetrics} in {@code -rf json}), averaged over
+ * iterations unless they say otherwise.
  *
- * <p>Keys, all per map task unless they say otherwise: {@code io.writeCalls}, {@code io.bytesWritten},
- * {@code io.committedBytes}, {@code io.amplification} (bytes written / committed), {@code io.writeCallsPerMiB}
- * (per MiB committed), {@code io.meanWriteCallBytes}, {@code io.filesCreated}, {@code io.bytesRead},
- * {@code io.fsyncs}, {@code io.spilledBytes}, {@code io.peakBufferedBytes} (most any writer held, the maximum over
- * iterations); {@code proc.syscw}, {@code proc.wchar}, {@code proc.write_bytes},
- * {@code proc.cancelled_write_bytes}, and each of those per MiB committed as {@code proc.<name>PerMiB}. Without
- * {@code /proc/self/io}, only {@code proc.available} = 0 is reported for the kernel.
+ * <p>The wave: {@code wave.tasks}, {@code wave.inputBytesPerTask}, {@code wave.batchesPerTask}. The seed report's
+ * tables: {@code wave.sumTaskMillis} (sum of the map task durations), {@code wave.slowestTaskMillis},
+ * {@code query.readMillis} (the reduce-side read of every partition), {@code query.totalMillis} (the wave plus that
+ * read). Per map task: {@code io.writeCalls}, {@code io.bytesWritten}, {@code io.committedBytes},
+ * {@code io.filesCreated}, {@code io.bytesRead}, {@code io.fsyncs}, {@code io.spilledBytes}; ratios:
+ * {@code io.amplification} (bytes written / committed), {@code io.writeCallsPerMiB} (per MiB committed),
+ * {@code io.meanWriteCallBytes}; {@code io.peakBufferedBytes} (the most any writer held, maximum over iterations);
+ * the kernel's {@code proc.syscw}, {@code proc.wchar}, {@code proc.write_bytes}, {@code proc.cancelled_write_bytes}
+ * per task and per MiB committed ({@code proc.<name>PerMiB}). The page cache: {@code dirty.peakBytes} (the highest
+ * Dirty during the wave), {@code gate.dirtyBytesBefore} (Dirty + Writeback when the iteration's setup began),
+ * {@code gate.dirtyBytesAtStart} (when the wave started, after the flush), {@code gate.waitMillis},
+ * {@code gate.unsettled} (1 where the bounded wait ran out).
  */
 public final class ShuffleIoProfiler implements InternalProfiler {
 
     @Override
     public String getDescription() {
-        return "Sluice: write calls, bytes, amplification, files, fsyncs, memory per map task; /proc/self/io deltas";
+        return "Sluice: task durations, the reduce-side read, write calls, bytes, amplification, files, memory, "
+                + "/proc/self/io and the page cache's dirty data per wave";
     }
 
     @Override
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
-        // The benchmark records the window itself, around its operations (see IoMetrics).
+        IterationRecord.take();
     }
 
     @Override
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
-        IoMetrics.End start = IoMetrics.takeStart();
-        IoMetrics.End end = IoMetrics.takeEnd();
-        long peak = IoMetrics.takePeakBuffered();
-        if (start == null || end == null) {
+        IterationRecord r = IterationRecord.take();
+        if (r == null || r.tasks <= 0) {
             return Collections.emptyList();
         }
-        long tasks = end.mapTasks - start.mapTasks;
-        if (tasks <= 0) {
-            return Collections.emptyList();
-        }
-        IoSnapshot io = end.io.since(start.io);
-        Optional<ProcSelfIo> procBefore = start.proc;
-        double perTask = 1.0 / tasks;
-        double committedMiB = (double) io.committedBytes / tasks / Bytes.MiB;
+        IoSnapshot io = r.io;
+        double perTask = 1.0 / r.tasks;
+        double committedMiB = (double) io.committedBytes / r.tasks / Bytes.MiB;
         List<Result> out = new ArrayList<>();
-        out.add(avg("io.writeCalls", io.writeCalls * perTask, "calls/op"));
-        out.add(avg("io.bytesWritten", io.bytesWritten * perTask, "B/op"));
-        out.add(avg("io.committedBytes", io.committedBytes * perTask, "B/op"));
-        out.add(avg("io.amplification", io.committedBytes == 0 ? 0 : (double) io.bytesWritten / io.committedBytes, "ratio"));
+        out.add(avg("wave.tasks", r.tasks, "tasks"));
+        out.add(avg("wave.inputBytesPerTask", r.inputBytes, "B"));
+        out.add(avg("wave.batchesPerTask", r.batches, "batches"));
+        out.add(avg("wave.sumTaskMillis", r.sumTaskNanos / 1e6, "ms"));
+        out.add(avg("wave.slowestTaskMillis", r.slowestTaskNanos / 1e6, "ms"));
+        out.add(avg("query.readMillis", r.readNanos / 1e6, "ms"));
+        out.add(avg("query.totalMillis", (r.waveNanos + r.readNanos) / 1e6, "ms"));
+        out.add(avg("io.writeCalls", io.writeCalls * perTask, "calls/task"));
+        out.add(avg("io.bytesWritten", io.bytesWritten * perTask, "B/task"));
+        out.add(avg("io.committedBytes", io.committedBytes * perTask, "B/task"));
+        out.add(avg("io.amplification", io.committedBytes == 0 ? 0 : (double) io.bytesWritten / io.committedBytes,
+                "ratio"));
         out.add(avg("io.writeCallsPerMiB", perMiB(io.writeCalls * perTask, committedMiB), "calls/MiB"));
         out.add(avg("io.meanWriteCallBytes", io.meanWriteCallBytes(), "B"));
-        out.add(avg("io.filesCreated", io.filesCreated * perTask, "files/op"));
-        out.add(avg("io.bytesRead", io.bytesRead * perTask, "B/op"));
-        out.add(avg("io.fsyncs", io.fsyncs * perTask, "calls/op"));
-        out.add(avg("io.spilledBytes", io.spilledBytes * perTask, "B/op"));
-        out.add(new ScalarResult("io.peakBufferedBytes", peak, "B", AggregationPolicy.MAX));
-        if (procBefore.isPresent() && end.proc.isPresent()) {
-            ProcSelfIo d = end.proc.get().since(procBefore.get());
+        out.add(avg("io.filesCreated", io.filesCreated * perTask, "files/task"));
+        out.add(avg("io.bytesRead", io.bytesRead * perTask, "B/task"));
+        out.add(avg("io.fsyncs", io.fsyncs * perTask, "calls/task"));
+        out.add(avg("io.spilledBytes", io.spilledBytes * perTask, "B/task"));
+        out.add(new ScalarResult("io.peakBufferedBytes", r.peakBufferedBytes, "B", AggregationPolicy.MAX));
+        if (r.proc.isPresent()) {
+            ProcSelfIo d = r.proc.get();
             proc(out, "syscw", d.syscw * perTask, "calls", committedMiB);
             proc(out, "wchar", d.wchar * perTask, "B", committedMiB);
             proc(out, "write_bytes", d.writeBytes * perTask, "B", committedMiB);
@@ -79,16 +85,25 @@ public final class ShuffleIoProfiler implements InternalProfiler {
         } else {
             out.add(avg("proc.available", 0, "bool"));
         }
+        if (r.peakDirtyBytes >= 0) {
+            out.add(avg("dirty.peakBytes", r.peakDirtyBytes, "B"));
+        }
+        if (r.gate != null) {
+            out.add(avg("gate.dirtyBytesBefore", r.gate.before, "B"));
+            out.add(avg("gate.dirtyBytesAtStart", r.gate.after, "B"));
+            out.add(avg("gate.waitMillis", r.gate.waitedNanos / 1e6, "ms"));
+            out.add(new ScalarResult("gate.unsettled", r.gate.settled ? 0 : 1, "iterations", AggregationPolicy.SUM));
+        }
         return out;
     }
 
-    private static void proc(List<Result> out, String name, double perOp, String unit, double committedMiB) {
-        out.add(avg("proc." + name, perOp, unit + "/op"));
-        out.add(avg("proc." + name + "PerMiB", perMiB(perOp, committedMiB), unit + "/MiB"));
+    private static void proc(List<Result> out, String name, double perTask, String unit, double committedMiB) {
+        out.add(avg("proc." + name, perTask, unit + "/task"));
+        out.add(avg("proc." + name + "PerMiB", perMiB(perTask, committedMiB), unit + "/MiB"));
     }
 
-    private static double perMiB(double perOp, double committedMiB) {
-        return committedMiB == 0 ? 0 : perOp / committedMiB;
+    private static double perMiB(double perTask, double committedMiB) {
+        return committedMiB == 0 ? 0 : perTask / committedMiB;
     }
 
     private static ScalarResult avg(String label, double value, String unit) {

@@ -1,45 +1,19 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.input.MapTaskInput;
-import dev.sluice.core.output.MapOutput;
-import dev.sluice.core.partition.PartitionedInput;
+import dev.sluice.core.run.WaveResult;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Setup;
 
 /**
- * One operation is one map task: the pre-generated, pre-partitioned records of one data size fed to a fresh writer,
- * then commit. Generation and partitioning happen once per trial, outside the measured region. As the seed report
- * ran it: one warm-up and three measured runs.
+ * The seed's mapper stage: one operation is one wave, {@code tasks} map tasks written at once through one executor
+ * of the strategy and committed, each with its own pre-generated, pre-partitioned input. Its time is the wave's; the
+ * reduce-side read that completes the seed's query, the sum of task durations, the slowest task and the I/O figures
+ * are secondary results ({@link ShuffleIoProfiler}).
  */
-public class ShuffleWriteBenchmark extends ShuffleBenchmarkBase {
-    private PartitionedInput records;
-
-    @Override
-    protected void prepareInput() {
-        try (MapTaskInput input = generate(allocator)) {
-            reference = reference(input, 0);
-            schema = input.schema();
-            records = PartitionedInput.partition(input, partitioningScheme().create(partitions, 0), allocator);
-        }
-    }
-
-    @Override
-    protected void releaseInput() {
-        if (records != null) {
-            records.close();
-        }
-    }
-
-    @Setup(Level.Trial)
-    public void setUp() throws Exception {
-        startTrial();
-        verifyOnce(records);
-    }
-
+public class ShuffleWriteBenchmark extends RunSettings {
     @Benchmark
-    public MapOutput writeMapTask() throws Exception {
-        return writeMapTask(records);
+    public WaveResult wave(ExecutorState executor, GateState gate, IterationState iteration) throws Exception {
+        WaveResult result = executor.runWave();
+        iteration.measured(result);
+        return result;
     }
-
 }

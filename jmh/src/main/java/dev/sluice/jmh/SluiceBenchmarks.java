@@ -1,6 +1,8 @@
 package dev.sluice.jmh;
 
+import dev.sluice.core.run.Workload;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import org.openjdk.jmh.runner.NoBenchmarksException;
 import org.openjdk.jmh.runner.ProfilersFailedException;
@@ -12,11 +14,24 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
  * Main class of {@code benchmarks.jar}: JMH's own command line, every standard option, plus the JVM flags the forks
- * need on the running JDK (JDK 24+ needs flags that JDK 17 refuses, so they cannot all sit in {@code @Fork}). Flags
- * given with {@code -jvmArgsAppend} are kept, after Sluice's.
+ * need on the running JDK (JDK 24+ needs flags that JDK 17 refuses, so they cannot all sit in {@code @Fork}), a heap and
+ * direct-memory cap sized to the configurations asked for ({@link ForkMemory}), and {@link ShuffleIoProfiler}, whose
+ * figures every Sluice result carries. Flags given with {@code -jvmArgsAppend} are kept, after Sluice's, so they win.
  */
 public final class SluiceBenchmarks {
     private SluiceBenchmarks() {}
+
+    /** The heap and direct memory the forks need for the strategies and task counts on the command line. */
+    private static ForkMemory forkMemory(CommandLineOptions cmd) {
+        return ForkMemory.of(param(cmd, "strategy", List.of("per-batch", "buffered", "async")),
+                param(cmd, "tasks", List.of(Workload.DEFAULT_TASKS)),
+                param(cmd, "partitions", List.of(Workload.DEFAULT_PARTITIONS)),
+                param(cmd, "memoryLimit", List.of("none")));
+    }
+
+    private static Collection<String> param(CommandLineOptions cmd, String name, Collection<String> otherwise) {
+        return cmd.getParameter(name).hasValue() ? cmd.getParameter(name).get() : otherwise;
+    }
 
     public static void main(String[] argv) throws Exception {
         CommandLineOptions cmd;
@@ -34,10 +49,18 @@ public final class SluiceBenchmarks {
             return;
         }
         List<String> append = new ArrayList<>(JvmFlags.forFork(Runtime.version().feature()));
+        append.addAll(forkMemory(cmd).flags());
         if (cmd.getJvmArgsAppend().hasValue()) {
             append.addAll(cmd.getJvmArgsAppend().get());
         }
-        Runner runner = new Runner(new OptionsBuilder().parent(cmd).jvmArgsAppend(append.toArray(new String[0])).build());
+        OptionsBuilder options = new OptionsBuilder();
+        options.parent(cmd).jvmArgsAppend(append.toArray(new String[0]));
+        boolean profiled = cmd.getProfilers().stream()
+                .anyMatch(p -> p.getKlass().equals(ShuffleIoProfiler.class.getName()));
+        if (!profiled) {
+            options.addProfiler(ShuffleIoProfiler.class);
+        }
+        Runner runner = new Runner(options.build());
         try {
             runner.run();
         } catch (NoBenchmarksException e) {

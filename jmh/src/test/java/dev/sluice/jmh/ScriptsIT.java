@@ -68,17 +68,21 @@ class ScriptsIT {
         deleteRecursively(BENCH);
         Run r = run("scripts/bench.sh", "--preset", "smoke", "--out", BENCH.toString());
         assertEquals(0, r.status, r.err);
-        assertTrue(r.err.contains("[4/4]"), "progress: " + r.err);
+        assertTrue(r.err.contains("[5/5]"), "progress: " + r.err);
         assertTrue(r.err.contains("left"), "estimated time left: " + r.err);
         Path report = Paths.get(r.out.trim());
         assertEquals(BENCH.resolve("report/report.md"), report, "the last line is the report's path");
 
         JsonNode results = new ObjectMapper().readTree(BENCH.resolve("jmh-result.json").toFile());
-        assertEquals(4, results.size(), "raw write plus three strategies at tiny");
+        assertEquals(5, results.size(), "raw write plus four strategies at tiny");
         for (JsonNode b : results) {
             assertEquals("tiny", b.path("params").path("size").asText());
-            assertTrue(b.path("secondaryMetrics").has("io.amplification"), b.toString());
+            for (String metric : List.of("io.amplification", "query.totalMillis", "wave.sumTaskMillis",
+                    "wave.slowestTaskMillis", "gate.waitMillis", "dirty.peakBytes")) {
+                assertTrue(b.path("secondaryMetrics").has(metric), metric + " missing from " + b);
+            }
         }
+        assertTrue(Files.readString(BENCH.resolve("plan.txt")).startsWith("# smoke:"), "the plan as run");
         JsonNode env = new ObjectMapper().readTree(BENCH.resolve("environment.json").toFile());
         for (String key : List.of("jdk", "cores", "memory", "kernel", "fileSystem", "freeSpace", "vm.dirty_ratio",
                 "vm.dirty_background_ratio", "gitCommit")) {
@@ -107,7 +111,7 @@ class ScriptsIT {
         Run same = run("scripts/compare.sh", result.toString(), result.toString());
         assertEquals(0, same.status, same.err);
         assertTrue(same.out.contains("no benchmark is slower beyond the threshold"), same.out);
-        assertTrue(same.out.contains("writeMapTask"), same.out);
+        assertTrue(same.out.contains("ShuffleWriteBenchmark.wave"), same.out);
 
         Path base = withScores(result, WORK.resolve("base.json"), 1.0);
         Path slower = withScores(result, WORK.resolve("slower.json"), 2.0);
@@ -152,12 +156,15 @@ class ScriptsIT {
 
     private static void assertReport(Path dir) throws IOException {
         String report = Files.readString(dir.resolve("report.md"), StandardCharsets.UTF_8);
-        for (String section : List.of("Executive summary", "Environment", "Configuration", "Time per map task",
-                "Improvement over the baseline", "I/O per map task", "raw-write reference", "Crossover",
-                "time.png", "amplification.png", "syscalls.png", "per-batch", "buffered", "async")) {
+        for (String section : List.of("Executive summary", "Environment", "Configuration", "Query total time",
+                "Mapper stage time", "Sum of all mapper task durations", "vs per-batch", "Precision",
+                "I/O per map task", "raw-write reference", "Crossover", "What the counters say", "query.png",
+                "mapper.png", "tasks.png", "amplification.png", "syscalls.png", "per-batch", "buffered", "async",
+                "async:skipMerge=true")) {
             assertTrue(report.contains(section), section + " missing from " + dir.resolve("report.md"));
         }
-        for (String png : List.of("time.png", "amplification.png", "syscalls.png")) {
+        for (String png : List.of("query.png", "mapper.png", "tasks.png", "amplification.png", "syscalls.png",
+                "disk.png")) {
             byte[] head = Arrays.copyOf(Files.readAllBytes(dir.resolve(png)), 4);
             assertArrayEquals(PNG, head, png + " is not a PNG");
         }

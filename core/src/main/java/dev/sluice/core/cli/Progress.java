@@ -18,7 +18,7 @@ final class Progress {
         err.printf(Locale.ROOT, "sluice: %s...%n", step);
     }
 
-    void update(long done) {
+    synchronized void update(long done) {
         int tenth = (int) Math.min(10, done * 10 / total);
         if (tenth > lastTenth && tenth < 10) {
             lastTenth = tenth;
@@ -28,7 +28,7 @@ final class Progress {
         }
     }
 
-    void done(String detail) {
+    synchronized void done(String detail) {
         err.printf(Locale.ROOT, "sluice: %s done in %.1f s%s%n", step, seconds(), detail.isEmpty() ? "" : ": " + detail);
     }
 

@@ -15,8 +15,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Generates a map task's Arrow batches from an {@link InputSpec}. Batch {@code b} depends only on the seed, the schema,
- * the key distribution and its own index, so the same spec always yields the same rows. Batches are full
- * ({@code rowsPerBatch} rows) except the last, which is sized so that the input lands on the target byte count.
+ * the key distribution, its own index and its row count, so the same spec always yields the same rows. Batches are
+ * full ({@code rowsPerBatch} rows) except the last, which is sized so that the input lands on the target byte count;
+ * or, with {@code batches}, exactly that many batches of about equal size (the input then lands within the
+ * estimate's error of the target).
  */
 public final class BatchGenerator {
     private static final int NULL_ONE_IN = 10;
@@ -38,20 +40,36 @@ public final class BatchGenerator {
         return generate(spec, allocator, bytes -> {});
     }
 
+    /** Sees each batch as it is made, with the hash of each of its rows ({@link RowDigest}); for one pass over rows. */
+    public interface BatchListener {
+        void batch(VectorSchemaRoot batch, long[] rowHashes);
+    }
+
     /** As {@link #generate(InputSpec, BufferAllocator)}, reporting bytes generated so far after each batch. */
     public static MapTaskInput generate(InputSpec spec, BufferAllocator allocator, LongConsumer progress) {
+        return generate(spec, allocator, progress, (batch, hashes) -> {});
+    }
+
+    /** As {@link #generate(InputSpec, BufferAllocator, LongConsumer)}, handing each batch to {@code listener}. */
+    public static MapTaskInput generate(InputSpec spec, BufferAllocator allocator, LongConsumer progress,
+                                        BatchListener listener) {
         Schema schema = spec.schema.arrowSchema();
         List<VectorSchemaRoot> batches = new ArrayList<>();
         long target = spec.targetBytes();
         long bytes = 0;
         long rows = 0;
         long digest = 0;
-        long[] rowHashes = new long[spec.rowsPerBatch];
+        long[] rowHashes = new long[0];
         try {
-            for (int b = 0; bytes < target; b++) {
-                long left = target - bytes;
-                int batchRows = (int) Math.min(spec.rowsPerBatch,
-                        Math.max(1, (long) Math.ceil(left / spec.schema.meanBytesPerRow())));
+            for (int b = 0; spec.batches > 0 ? b < spec.batches : bytes < target; b++) {
+                long left = Math.max(0, target - bytes);
+                long rowsLeft = Math.max(1, (long) Math.ceil(left / spec.schema.meanBytesPerRow()));
+                int batchRows = spec.batches > 0
+                        ? (int) Math.max(1, (rowsLeft + spec.batches - b - 1) / (spec.batches - b))
+                        : (int) Math.min(spec.rowsPerBatch, rowsLeft);
+                if (rowHashes.length < batchRows) {
+                    rowHashes = new long[batchRows];
+                }
                 VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
                 batches.add(root);
                 fill(root, spec, b, batchRows);
@@ -61,6 +79,7 @@ public final class BatchGenerator {
                 for (int i = 0; i < batchRows; i++) {
                     digest = RowDigest.fold(digest, rowHashes[i]);
                 }
+                listener.batch(root, rowHashes);
                 progress.accept(bytes);
             }
         } catch (RuntimeException | Error e) {

@@ -10,17 +10,24 @@ import java.util.stream.Collectors;
  * report (402 MB to 1.95 GB of shuffle bytes per map task, decimal units as the report prints them).
  */
 public enum DataSize {
-    TINY(4_000_000L),
-    SMALL(402_000_000L),
-    MEDIUM(803_000_000L),
-    LARGE(1_180_000_000L),
-    XLARGE(1_570_000_000L),
-    XXLARGE(1_950_000_000L);
+    TINY(4_000_000L, 1),
+    SMALL(402_000_000L, 1),
+    MEDIUM(803_000_000L, 2),
+    LARGE(1_180_000_000L, 3),
+    XLARGE(1_570_000_000L, 4),
+    XXLARGE(1_950_000_000L, 5);
 
     private final long bytes;
+    private final int seedBatches;
 
-    DataSize(long bytes) {
+    DataSize(long bytes, int seedBatches) {
         this.bytes = bytes;
+        this.seedBatches = seedBatches;
+    }
+
+    /** The seed report's "GpuScan Batches/Task" for this configuration (1 for tiny). */
+    public int seedBatches() {
+        return seedBatches;
     }
 
     public long bytes() {

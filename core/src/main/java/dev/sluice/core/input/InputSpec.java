@@ -13,8 +13,15 @@ public final class InputSpec {
     public final KeyDistribution keys;
     public final long seed;
     public final SchemaSpec schema;
+    /** Exactly this many batches of about equal size, or 0: batches of {@link #rowsPerBatch} rows. */
+    public final int batches;
 
     public InputSpec(DataSize size, double scale, int rowsPerBatch, KeyDistribution keys, long seed, SchemaSpec schema) {
+        this(size, scale, rowsPerBatch, keys, seed, schema, 0);
+    }
+
+    private InputSpec(DataSize size, double scale, int rowsPerBatch, KeyDistribution keys, long seed, SchemaSpec schema,
+                      int batches) {
         if (!(scale > 0) || Double.isInfinite(scale)) {
             throw new InvalidParameterException("scale", scale, "a finite number > 0");
         }
@@ -33,6 +40,14 @@ public final class InputSpec {
         this.keys = keys;
         this.seed = seed;
         this.schema = schema;
+        if (batches < 0) {
+            throw new InvalidParameterException("batches", batches, "an integer >= 1, or 0 for batches of rows-per-batch rows");
+        }
+        if (batches > 0 && size.bytes() * scale / batches > Integer.MAX_VALUE / 2 * schema.meanBytesPerRow()) {
+            throw new InvalidParameterException("batches", batches, "enough batches that none exceeds "
+                    + Integer.MAX_VALUE / 2 + " rows");
+        }
+        this.batches = batches;
     }
 
     public static InputSpec of(DataSize size, double scale) {
@@ -40,11 +55,24 @@ public final class InputSpec {
     }
 
     public InputSpec withKeys(KeyDistribution k) {
-        return new InputSpec(size, scale, rowsPerBatch, k, seed, schema);
+        return new InputSpec(size, scale, rowsPerBatch, k, seed, schema, batches);
     }
 
+    /** Batches of {@code rows} rows (the last one smaller). */
     public InputSpec withRowsPerBatch(int rows) {
-        return new InputSpec(size, scale, rows, keys, seed, schema);
+        return new InputSpec(size, scale, rows, keys, seed, schema, 0);
+    }
+
+    /** Exactly {@code count} batches of about equal size, as the seed's map tasks had 1 to 5 GPU batches each. */
+    public InputSpec withBatches(int count) {
+        if (count < 1) {
+            throw new InvalidParameterException("batches", count, "an integer >= 1");
+        }
+        return new InputSpec(size, scale, rowsPerBatch, keys, seed, schema, count);
+    }
+
+    public InputSpec withScale(double s) {
+        return new InputSpec(size, s, rowsPerBatch, keys, seed, schema, batches);
     }
 
     /**
@@ -64,7 +92,16 @@ public final class InputSpec {
     }
 
     public InputSpec withSeed(long s) {
-        return new InputSpec(size, scale, rowsPerBatch, keys, s, schema);
+        return new InputSpec(size, scale, rowsPerBatch, keys, s, schema, batches);
+    }
+
+    /** How many batches the input will have (exact with {@link #batches}, estimated from the schema otherwise). */
+    public int estimatedBatches() {
+        if (batches > 0) {
+            return batches;
+        }
+        double rows = targetBytes() / schema.meanBytesPerRow();
+        return (int) Math.max(1, Math.ceil(rows / rowsPerBatch));
     }
 
     /** Target bytes of Arrow input. */

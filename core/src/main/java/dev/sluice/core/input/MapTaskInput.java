@@ -40,6 +40,15 @@ public final class MapTaskInput implements AutoCloseable {
         return rows;
     }
 
+    /** Rows of the largest batch. */
+    public int maxBatchRows() {
+        int most = 0;
+        for (VectorSchemaRoot batch : batches) {
+            most = Math.max(most, batch.getRowCount());
+        }
+        return most;
+    }
+
     /** Bytes of Arrow buffers in use (validity, offsets, values), summed over the batches. */
     public long bytes() {
         return bytes;

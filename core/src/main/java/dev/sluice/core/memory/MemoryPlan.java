@@ -19,6 +19,7 @@ public final class MemoryPlan {
 
     private final Map<String, Long> offHeap = new LinkedHashMap<>();
     private final Map<String, Long> heap = new LinkedHashMap<>();
+    private long direct;
 
     /** Memory outside the Java heap (Arrow and Netty buffers, partials). */
     public MemoryPlan offHeap(String what, long bytes) {
@@ -26,9 +27,30 @@ public final class MemoryPlan {
         return this;
     }
 
+    /**
+     * Off-heap memory in NIO direct buffers (Netty's pooled record buffers), which the JVM caps at
+     * {@code -XX:MaxDirectMemorySize}; counted in the off-heap total too.
+     */
+    public MemoryPlan direct(String what, long bytes) {
+        direct += bytes;
+        return offHeap(what, bytes);
+    }
+
+    public long directTotal() {
+        return direct;
+    }
+
     /** Memory in the Java heap (heap record buffers). */
     public MemoryPlan heap(String what, long bytes) {
         heap.merge(what, bytes, Long::sum);
+        return this;
+    }
+
+    /** Adds every part of {@code other}. */
+    public MemoryPlan include(MemoryPlan other) {
+        other.offHeap.forEach(this::offHeap);
+        other.heap.forEach(this::heap);
+        direct += other.direct;
         return this;
     }
 

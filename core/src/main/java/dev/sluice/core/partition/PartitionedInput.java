@@ -26,7 +26,7 @@ public final class PartitionedInput implements AutoCloseable {
     public static PartitionedInput partition(MapTaskInput input, Partitioner partitioner, BufferAllocator allocator) {
         List<ShuffleRecord> records = new ArrayList<>();
         int n = partitioner.numPartitions();
-        int[] partitionOfRow = new int[input.spec().rowsPerBatch];
+        int[] partitionOfRow = new int[input.maxBatchRows()];
         try {
             for (VectorSchemaRoot batch : input.batches()) {
                 int rows = batch.getRowCount();
@@ -74,7 +74,7 @@ public final class PartitionedInput implements AutoCloseable {
                 if (inOrder) {
                     from.get(c).makeTransferPair(to.get(c)).splitAndTransfer(0, rows);
                 } else {
-                    gather(from.get(c), to.get(c), rowAt);
+                    Gather.gather(from.get(c), to.get(c), rowAt);
                 }
             }
             grouped.setRowCount(rows);
@@ -83,16 +83,6 @@ public final class PartitionedInput implements AutoCloseable {
             grouped.close();
             throw e;
         }
-    }
-
-    private static void gather(FieldVector from, FieldVector to, int[] rowAt) {
-        int rows = rowAt.length;
-        to.setInitialCapacity(rows);
-        to.allocateNew();
-        for (int i = 0; i < rows; i++) {
-            to.copyFromSafe(rowAt[i], i, from);
-        }
-        to.setValueCount(rows);
     }
 
     public int numPartitions() {

@@ -13,7 +13,10 @@ public enum Partitioning {
     HASH,
     /**
      * Spark's {@code RoundRobinPartitioning} ({@code df.repartition(200)}): rows dealt out in turn, starting from a
-     * position chosen per map task.
+     * position chosen per map task, so each partition gets the same number of rows give or take one. Which rows go
+     * where does not matter for generated rows, which are independent and identically distributed: the dealer hands
+     * each partition a contiguous run of the rows with the counts the deal gives. The batch is then already in
+     * partition order, as a GPU's gather leaves it, and needs no copy.
      */
     ROUNDROBIN;
 
@@ -75,13 +78,24 @@ public enum Partitioning {
             return n;
         }
 
+        /**
+         * The deal gives {@code rows / n} rows to every partition and one more to the {@code rows % n} partitions
+         * after the current position (wrapping); partition 0 gets the first run of rows, partition 1 the next.
+         */
         @Override
         public void assign(VectorSchemaRoot batch, int[] out) {
             int rows = batch.getRowCount();
-            for (int i = 0; i < rows; i++) {
-                position = position + 1 == n ? 0 : position + 1;
-                out[i] = position;
+            int each = rows / n;
+            int extra = rows % n;
+            int row = 0;
+            for (int p = 0; p < n; p++) {
+                int distance = Math.floorMod(p - position - 1, n);
+                int count = each + (distance < extra ? 1 : 0);
+                for (int i = 0; i < count; i++) {
+                    out[row++] = p;
+                }
             }
+            position = (int) ((position + (long) rows) % n);
         }
     }
 }

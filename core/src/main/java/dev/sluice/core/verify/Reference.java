@@ -20,21 +20,48 @@ public final class Reference {
     }
 
     public static Reference compute(MapTaskInput input, Partitioner partitioner) {
-        int n = partitioner.numPartitions();
-        long[] rows = new long[n];
-        long[] digests = new long[n];
-        int[] partitionOfRow = new int[input.spec().rowsPerBatch];
-        long[] rowHashes = new long[input.spec().rowsPerBatch];
+        Builder builder = new Builder(partitioner);
+        long[] rowHashes = new long[input.maxBatchRows()];
         for (VectorSchemaRoot batch : input.batches()) {
-            partitioner.assign(batch, partitionOfRow);
             RowDigest.rowHashes(batch, rowHashes);
-            for (int i = 0; i < batch.getRowCount(); i++) {
+            builder.batch(batch, rowHashes);
+        }
+        return builder.build();
+    }
+
+    /**
+     * A reference built batch by batch, in input order, from row hashes already computed (the generator's, so that
+     * rows are hashed once); the partitioner must be a fresh one of the map task.
+     */
+    public static final class Builder implements dev.sluice.core.input.BatchGenerator.BatchListener {
+        private final Partitioner partitioner;
+        private final long[] rows;
+        private final long[] digests;
+        private int[] partitionOfRow = new int[0];
+
+        public Builder(Partitioner partitioner) {
+            this.partitioner = partitioner;
+            this.rows = new long[partitioner.numPartitions()];
+            this.digests = new long[partitioner.numPartitions()];
+        }
+
+        @Override
+        public void batch(VectorSchemaRoot batch, long[] rowHashes) {
+            int count = batch.getRowCount();
+            if (partitionOfRow.length < count) {
+                partitionOfRow = new int[count];
+            }
+            partitioner.assign(batch, partitionOfRow);
+            for (int i = 0; i < count; i++) {
                 int p = partitionOfRow[i];
                 rows[p]++;
                 digests[p] = RowDigest.fold(digests[p], rowHashes[i]);
             }
         }
-        return new Reference(rows, digests);
+
+        public Reference build() {
+            return new Reference(rows.clone(), digests.clone());
+        }
     }
 
     public int numPartitions() {

@@ -2,6 +2,7 @@ package dev.sluice.core.write;
 
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.memory.MemoryPlan;
+import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.write.option.OptionValues;
 import dev.sluice.core.write.option.StrategyOptions;
 import org.apache.arrow.memory.BufferAllocator;
@@ -37,10 +38,10 @@ public interface ShuffleWriterFactory {
     }
 
     /**
-     * Adds to {@code plan} the most memory {@code tasks} concurrent map tasks, each with {@code inputBytes} of input,
-     * may hold in this strategy's writers, beyond their input. A strategy that does not say adds nothing.
+     * Adds to {@code plan} the most memory the map tasks of {@code shape}, written at once, may hold in this
+     * strategy's writers, beyond their input. A strategy that does not say adds nothing.
      */
-    default void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, int tasks, long inputBytes) {}
+    default void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, TaskShape shape) {}
 
     /**
      * Starts an executor for this strategy. All file I/O goes through {@code storage}; all Arrow memory comes from

@@ -3,6 +3,7 @@ package dev.sluice.core.write;
 import dev.sluice.core.InvalidParameterException;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.memory.MemoryPlan;
+import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.write.option.OptionValues;
 import dev.sluice.core.write.option.SpecParser;
 import java.util.Arrays;
@@ -69,15 +70,20 @@ public final class StrategySpec {
      * {@code parameter}, before anything is created.
      */
     public void check(String parameter, WriterConfig config) {
-        String problem = factory.check(config, options);
+        String problem = problem(config);
         if (problem != null) {
             throw new InvalidParameterException(parameter, text, problem);
         }
     }
 
-    /** Adds what {@code tasks} concurrent map tasks of {@code inputBytes} each hold in this strategy's writers. */
-    public void planMemory(MemoryPlan plan, WriterConfig config, int tasks, long inputBytes) {
-        factory.planMemory(plan, config, options, tasks, inputBytes);
+    /** Why this spec cannot run with {@code config} (what is allowed, in words), or null if it can. */
+    public String problem(WriterConfig config) {
+        return factory.check(config, options);
+    }
+
+    /** Adds what the map tasks of {@code shape}, written at once, hold in this strategy's writers. */
+    public void planMemory(MemoryPlan plan, WriterConfig config, TaskShape shape) {
+        factory.planMemory(plan, config, options, shape);
     }
 
     /** Checks the spec against {@code config}, then starts an executor of the strategy. */

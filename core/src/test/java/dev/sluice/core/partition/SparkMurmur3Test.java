@@ -54,24 +54,4 @@ class SparkMurmur3Test {
             }
         }
     }
-
-    @Test
-    void roundRobinDealsRowsInTurnAcrossBatches() {
-        try (BufferAllocator allocator = new RootAllocator();
-             BigIntVector key = new BigIntVector("key", allocator)) {
-            key.allocateNew(5);
-            key.setValueCount(5);
-            try (VectorSchemaRoot batch = VectorSchemaRoot.of(key)) {
-                Partitioner rr = Partitioning.ROUNDROBIN.create(3, 11);
-                int[] first = new int[5];
-                int[] second = new int[5];
-                rr.assign(batch, first);
-                rr.assign(batch, second);
-                for (int i = 1; i < 5; i++) {
-                    assertEquals((first[i - 1] + 1) % 3, first[i]);
-                }
-                assertEquals((first[4] + 1) % 3, second[0]);
-            }
-        }
-    }
 }

@@ -76,13 +76,13 @@ class ByteIdenticalOutputTest {
             // Each batch's partial starts at 32 MiB: a limit twice the batches' total keeps them all under the 0.5
             // threshold, in memory.
             WriterConfig catalogConfig = config.outputDir(dir.resolve("catalog"))
-                    .memoryLimit(2 * 32 * Bytes.MiB * run.input.batches().size()).build();
+                    .memoryLimit(2 * 32 * Bytes.MiB * run.input.batches).build();
             try (MapOutput catalog = run.write(Strategies.spec("async:skipMerge=true"), catalogConfig, storage, allocator);
                  PartitionReader fromCatalog = catalog.openReader(storage);
                  PartitionReader fromFiles = SparkMapOutput.open(new CountedStorage(),
                          new MapOutputFiles(reference, MapTaskRun.SHUFFLE_ID, MapTaskRun.MAP_ID))) {
                 assertEquals(0, storage.counters().snapshot().bytesWritten, "skip-merge wrote bytes");
-                assertTrue(Verifier.verify(fromCatalog, run.reference, run.input.schema(), codec, allocator).ok());
+                assertTrue(Verifier.verify(fromCatalog, run.reference, run.input.schema, codec, allocator).ok());
                 for (int p = 0; p < PARTITIONS; p++) {
                     assertArrayEquals(bytes(fromFiles.open(p)), bytes(fromCatalog.open(p)), "partition " + p);
                 }
@@ -96,7 +96,7 @@ class ByteIdenticalOutputTest {
         try (MapOutput output = run.write(Strategies.spec(strategy), config, storage, allocator);
              PartitionReader reader = output.openReader(storage)) {
             assertTrue(output.files().size() >= 2, strategy + ": " + output.files());
-            assertTrue(Verifier.verify(reader, run.reference, run.input.schema(), config.codec, allocator).ok(), strategy);
+            assertTrue(Verifier.verify(reader, run.reference, run.input.schema, config.codec, allocator).ok(), strategy);
             return Files.readAllBytes(output.files().get(0));
         }
     }

@@ -55,7 +55,7 @@ class ConsolidatingFidelityTest {
     void oneBatchPerTaskIsOneWriteOfThePartialAndNoTempFile(String strategy) throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskRun run = new MapTaskRun(input(1), Partitioning.ROUNDROBIN, 200, allocator)) {
-            assertEquals(1, run.input.batches().size());
+            assertEquals(1, run.input.batches);
             CountedStorage storage = new CountedStorage();
             try (MapOutput output = run.write(Strategies.spec(strategy), config(200, WriterConfig.UNLIMITED), storage,
                     allocator)) {
@@ -97,7 +97,7 @@ class ConsolidatingFidelityTest {
             throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskRun run = new MapTaskRun(input(5), Partitioning.ROUNDROBIN, 4, allocator)) {
-            assertEquals(5, run.input.batches().size());
+            assertEquals(5, run.input.batches);
             CountedStorage storage = new CountedStorage();
             try (MapOutput output = run.write(Strategies.spec(strategy), config(4, WriterConfig.UNLIMITED), storage,
                     allocator)) {
@@ -197,7 +197,7 @@ class ConsolidatingFidelityTest {
         InputSpec spec = InputSpec.of(DataSize.TINY, 3).withRowsPerBatch(4096);
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskRun run = new MapTaskRun(spec, Partitioning.HASH, 50, allocator)) {
-            assertTrue(run.input.bytes() >= 10 * limit);
+            assertTrue(run.input.bytes >= 10 * limit);
             CountedStorage storage = new CountedStorage();
             WriterConfig config = WriterConfig.builder().partitions(50).threads(3).codec(codec).memoryLimit(limit)
                     .outputDir(dir).build();
@@ -231,7 +231,7 @@ class ConsolidatingFidelityTest {
     static VerificationResult verify(MapTaskRun run, MapOutput output, CountedStorage storage,
                                      BufferAllocator allocator, ShuffleCodec codec) throws Exception {
         try (PartitionReader reader = output.openReader(storage)) {
-            return Verifier.verify(reader, run.reference, run.input.schema(), codec, allocator);
+            return Verifier.verify(reader, run.reference, run.input.schema, codec, allocator);
         }
     }
 }

@@ -24,9 +24,11 @@ public final class JmhResults {
         /** Every measured run's score, all forks together. */
         public final List<Double> runs;
         private final Map<String, Double> secondary;
+        private final Map<String, Double> secondaryErrors;
+        private final Map<String, List<Double>> secondaryRuns;
 
         Row(String benchmark, Map<String, String> params, double score, double error, String unit, List<Double> runs,
-            Map<String, Double> secondary) {
+            Map<String, Double> secondary, Map<String, Double> secondaryErrors, Map<String, List<Double>> secondaryRuns) {
             this.benchmark = benchmark;
             this.params = params;
             this.score = score;
@@ -35,6 +37,23 @@ public final class JmhResults {
             this.samples = runs.size();
             this.runs = runs;
             this.secondary = secondary;
+            this.secondaryErrors = secondaryErrors;
+            this.secondaryRuns = secondaryRuns;
+        }
+
+        /** JMH's 99.9% error of a secondary result; NaN where JMH gives none. */
+        public double metricError(String key) {
+            return secondaryErrors.getOrDefault(key, Double.NaN);
+        }
+
+        /** Every measured run's value of a secondary result. */
+        public List<Double> metricRuns(String key) {
+            return secondaryRuns.getOrDefault(key, List.of());
+        }
+
+        /** The error as a share of the score. */
+        public double relativeError() {
+            return error / score;
         }
 
         public String param(String name) {
@@ -66,7 +85,17 @@ public final class JmhResults {
             b.path("params").fields().forEachRemaining(e -> params.put(e.getKey(), e.getValue().asText()));
             JsonNode primary = b.path("primaryMetric");
             Map<String, Double> secondary = new TreeMap<>();
-            b.path("secondaryMetrics").fields().forEachRemaining(e -> secondary.put(e.getKey(), e.getValue().path("score").asDouble()));
+            Map<String, Double> secondaryErrors = new TreeMap<>();
+            Map<String, List<Double>> secondaryRuns = new TreeMap<>();
+            b.path("secondaryMetrics").fields().forEachRemaining(e -> {
+                secondary.put(e.getKey(), e.getValue().path("score").asDouble());
+                secondaryErrors.put(e.getKey(), e.getValue().path("scoreError").asDouble(Double.NaN));
+                List<Double> values = new ArrayList<>();
+                for (JsonNode fork : e.getValue().path("rawData")) {
+                    fork.forEach(v -> values.add(v.asDouble()));
+                }
+                secondaryRuns.put(e.getKey(), Collections.unmodifiableList(values));
+            });
             double error = primary.path("scoreError").asDouble(Double.NaN);
             List<Double> runs = new ArrayList<>();
             for (JsonNode fork : primary.path("rawData")) {
@@ -74,7 +103,7 @@ public final class JmhResults {
             }
             rows.add(new Row(b.path("benchmark").asText(), Collections.unmodifiableMap(params),
                     primary.path("score").asDouble(), error, primary.path("scoreUnit").asText(),
-                    Collections.unmodifiableList(runs), secondary));
+                    Collections.unmodifiableList(runs), secondary, secondaryErrors, secondaryRuns));
         }
         return rows;
     }

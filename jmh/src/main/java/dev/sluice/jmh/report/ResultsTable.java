@@ -14,8 +14,8 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * Prints a JMH result of the shuffle-write matrix as a Markdown table: per size and strategy, time per map task
- * with its error, MB/s committed, time relative to the raw-write reference of the same size, amplification, write
+ * Prints a JMH result of the shuffle-write matrix as a Markdown table: per size and strategy, the wave's time with its
+ * error, MB/s committed per wave, time relative to the raw-write reference of the same size, amplification, write
  * calls per MiB and the kernel's write_bytes and cancelled_write_bytes per MiB committed.
  *
  * <p>{@code java -cp jmh/target/benchmarks.jar dev.sluice.jmh.report.ResultsTable jmh/target/jmh-result.json}
@@ -45,12 +45,12 @@ public final class ResultsTable {
         }
         writes.sort(Comparator.comparing((JmhResults.Row r) -> sizeOrder(r.param("size")))
                 .thenComparing(r -> strategyOrder(r.param("strategy"))));
-        out.println("| size | strategy | ms per map task (± error) | MB/s | vs raw write | amplification | write calls/MiB | write_bytes MiB/MiB | cancelled MiB/MiB | peak memory MiB |");
+        out.println("| size | strategy | ms per wave (± error) | MB/s | vs raw write | amplification | write calls/MiB | write_bytes MiB/MiB | cancelled MiB/MiB | peak memory MiB |");
         out.println("|---|---|---|---|---|---|---|---|---|---|");
         for (JmhResults.Row r : writes) {
             Optional<JmhResults.Row> raw = rows.stream()
                     .filter(x -> x.benchmarkClass().equals("RawWriteBenchmark") && sameInput(x, r)).findFirst();
-            double committed = r.metric("io.committedBytes").orElse(Double.NaN);
+            double committed = r.metric("io.committedBytes").orElse(Double.NaN) * r.metric("wave.tasks").orElse(1);
             out.printf(Locale.ROOT, "| %s | %s | %.0f ± %.0f | %.0f | %s | %s | %s | %s | %s | %s |%n",
                     r.param("size"), r.param("strategy"), r.score, r.error, committed / 1e6 / (r.score / 1000),
                     raw.map(x -> String.format(Locale.ROOT, "%.1fx", r.score / x.score)).orElse("n/a"),
@@ -71,7 +71,7 @@ public final class ResultsTable {
             out.println("| size | raw write ms (± error) | MB/s |");
             out.println("|---|---|---|");
             for (JmhResults.Row r : raws) {
-                double bytes = r.metric("io.committedBytes").orElse(Double.NaN);
+                double bytes = r.metric("io.committedBytes").orElse(Double.NaN) * r.metric("wave.tasks").orElse(1);
                 out.printf(Locale.ROOT, "| %s | %.0f ± %.0f | %.0f |%n", r.param("size"), r.score, r.error,
                         bytes / 1e6 / (r.score / 1000));
             }
@@ -79,7 +79,8 @@ public final class ResultsTable {
     }
 
     private static boolean sameInput(JmhResults.Row a, JmhResults.Row b) {
-        for (String p : List.of("size", "scale", "partitions", "codec", "rowsPerBatch", "keys", "partitioning", "seed", "sync")) {
+        for (String p : List.of("size", "scale", "tasks", "partitions", "batches", "batchBytes", "rowsPerBatch", "codec",
+                "keys", "partitioning", "seed", "sync")) {
             if (!a.param(p).equals(b.param(p))) {
                 return false;
             }
@@ -105,7 +106,7 @@ public final class ResultsTable {
     }
 
     private static int strategyOrder(String strategy) {
-        int i = List.of("per-batch", "buffered", "async").indexOf(strategy);
+        int i = List.of("per-batch", "buffered", "async", "async:skipMerge=true").indexOf(strategy);
         return i < 0 ? Integer.MAX_VALUE : i;
     }
 }

@@ -12,25 +12,63 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
- * A Markdown report in the shape of the seed report (RAPIDS shuffle-writer benchmark, PR-13724): methodology,
- * environment, per size each strategy's time per map task and its improvement over the baseline, the crossover size,
- * and what the seed report could not show: amplification, write system calls per MiB, the kernel's written and
- * cancelled bytes, and the raw-write reference. Every figure comes from the JMH result; every sentence of analysis is
- * derived from those figures.
+ * A Markdown report in the shape of the seed report (RAPIDS shuffle-writer benchmark, PR-13724): its three tables
+ * (query total time, mapper stage time, sum of mapper task durations) with the improvement over the baseline in %,
+ * the crossover size, and what the seed could not show: why, from the counters (bytes dirtied against bytes cancelled
+ * per MiB, write calls per MiB, the page cache's peak dirty data, memory), against the storage's raw-write reference.
+ * Every figure is read from the JMH result with its own 99.9% error; every comparison says whether it is beyond both
+ * errors. A figure whose error passes 5% of it is flagged.
  */
 final class SeedReport {
     static final String BASELINE = "per-batch";
+    /** The precision aimed at, and the one past which a figure is flagged. */
+    static final double TARGET = 0.03;
+    static final double FLAG = 0.05;
 
     private final List<JmhResults.Row> rows;
     private final Environment env;
     private final String resultName;
     private final List<String> sizes = new ArrayList<>();
     private final List<String> strategies = new ArrayList<>();
+
+    /** A figure of a row: its value, its error, its measured runs. */
+    private static final class Figure {
+        final String name;
+        final String title;
+        final Function<JmhResults.Row, Double> value;
+        final Function<JmhResults.Row, Double> error;
+        final Function<JmhResults.Row, List<Double>> runs;
+
+        Figure(String name, String title, Function<JmhResults.Row, Double> value,
+               Function<JmhResults.Row, Double> error, Function<JmhResults.Row, List<Double>> runs) {
+            this.name = name;
+            this.title = title;
+            this.value = value;
+            this.error = error;
+            this.runs = runs;
+        }
+
+        static Figure primary(String name, String title) {
+            return new Figure(name, title, r -> r.score, r -> r.error, r -> r.runs);
+        }
+
+        static Figure secondary(String key, String name, String title) {
+            return new Figure(name, title, r -> r.metric(key).orElse(Double.NaN), r -> r.metricError(key),
+                    r -> r.metricRuns(key));
+        }
+    }
+
+    private static final Figure QUERY = Figure.secondary("query.totalMillis", "query total time",
+            "Query total time (the wave plus the reduce side's read of every partition)");
+    private static final Figure MAPPER = Figure.primary("mapper stage time",
+            "Mapper stage time (the wave: every task written and committed)");
+    private static final Figure TASK_SUM = Figure.secondary("wave.sumTaskMillis", "sum of mapper task durations",
+            "Sum of all mapper task durations");
 
     SeedReport(List<JmhResults.Row> rows, Environment env, String resultName) {
         this.rows = rows;
@@ -48,7 +86,7 @@ final class SeedReport {
             }
         }
         sizes.addAll(sizeSet);
-        for (String s : List.of(BASELINE, "buffered", "async")) {
+        for (String s : List.of(BASELINE, "buffered", "async", "async:skipMerge=true")) {
             if (strategySet.remove(s)) {
                 strategies.add(s);
             }
@@ -67,11 +105,13 @@ final class SeedReport {
     }
 
     private Optional<JmhResults.Row> write(String size, String strategy) {
-        return writes().stream().filter(r -> r.param("size").equals(size) && r.param("strategy").equals(strategy)).findFirst();
+        return writes().stream().filter(r -> r.param("size").equals(size) && r.param("strategy").equals(strategy))
+                .findFirst();
     }
 
     private Optional<JmhResults.Row> raw(String size) {
-        return rows.stream().filter(r -> r.benchmarkClass().equals("RawWriteBenchmark") && r.param("size").equals(size)).findFirst();
+        return rows.stream().filter(r -> r.benchmarkClass().equals("RawWriteBenchmark") && r.param("size").equals(size))
+                .findFirst();
     }
 
     /** Writes report.md and its charts into {@code dir}; returns the report's path. */
@@ -92,32 +132,46 @@ final class SeedReport {
         if (withRaw) {
             series.add("raw write");
         }
-        double[][] time = new double[series.size()][sizes.size()];
-        double[][] timeErr = new double[series.size()][sizes.size()];
+        for (Figure figure : List.of(QUERY, MAPPER, TASK_SUM)) {
+            double[][] values = new double[series.size()][sizes.size()];
+            double[][] errors = new double[series.size()][sizes.size()];
+            for (int i = 0; i < sizes.size(); i++) {
+                for (int s = 0; s < series.size(); s++) {
+                    Optional<JmhResults.Row> r = s < strategies.size() ? write(sizes.get(i), strategies.get(s))
+                            : raw(sizes.get(i));
+                    values[s][i] = r.map(figure.value).orElse(Double.NaN) / 1000;
+                    errors[s][i] = r.map(figure.error).orElse(Double.NaN) / 1000;
+                }
+            }
+            Charts.bars(dir.resolve(chartName(figure)), figure.title + " (lower is better)",
+                    "seconds (bars: JMH's 99.9% error)", sizes, series, values, errors);
+        }
         double[][] amplification = new double[strategies.size()][sizes.size()];
-        double[][] syscalls = new double[strategies.size()][sizes.size()];
+        double[][] calls = new double[strategies.size()][sizes.size()];
+        double[][] diskBytes = new double[strategies.size()][sizes.size()];
         for (int i = 0; i < sizes.size(); i++) {
             for (int s = 0; s < strategies.size(); s++) {
                 Optional<JmhResults.Row> r = write(sizes.get(i), strategies.get(s));
-                time[s][i] = r.map(x -> x.score).orElse(Double.NaN);
-                timeErr[s][i] = r.map(x -> x.error).orElse(Double.NaN);
-                amplification[s][i] = r.map(x -> x.metric("io.amplification").orElse(Double.NaN)).orElse(Double.NaN);
-                syscalls[s][i] = r.map(x -> syscallsPerMiB(x).orElse(Double.NaN)).orElse(Double.NaN);
-            }
-            if (withRaw) {
-                Optional<JmhResults.Row> r = raw(sizes.get(i));
-                time[series.size() - 1][i] = r.map(x -> x.score).orElse(Double.NaN);
-                timeErr[series.size() - 1][i] = r.map(x -> x.error).orElse(Double.NaN);
+                amplification[s][i] = metric(r, "io.amplification");
+                calls[s][i] = metric(r, "io.writeCallsPerMiB");
+                diskBytes[s][i] = (metric(r, "proc.write_bytesPerMiB") - metric(r, "proc.cancelled_write_bytesPerMiB"))
+                        / (1 << 20);
             }
         }
-        Charts.bars(dir.resolve("time.png"), "Time per map task (lower is better)", "ms per map task", sizes, series, time, timeErr);
-        Charts.bars(dir.resolve("amplification.png"), "Bytes written per byte committed", "amplification", sizes, strategies, amplification, null);
-        Charts.bars(dir.resolve("syscalls.png"), "Write system calls per MiB committed", "write calls / MiB", sizes, strategies, syscalls, null);
+        Charts.bars(dir.resolve("amplification.png"), "Bytes written per byte committed", "amplification", sizes,
+                strategies, amplification, null);
+        Charts.bars(dir.resolve("syscalls.png"), "Write calls per MiB committed", "write calls / MiB", sizes,
+                strategies, calls, null);
+        Charts.bars(dir.resolve("disk.png"), "Bytes dirtied and not cancelled per MiB committed (reached or headed "
+                + "for the disk)", "MiB / MiB", sizes, strategies, diskBytes, null);
     }
 
-    private static OptionalDouble syscallsPerMiB(JmhResults.Row r) {
-        OptionalDouble proc = r.metric("proc.syscwPerMiB");
-        return proc.isPresent() ? proc : r.metric("io.writeCallsPerMiB");
+    private static String chartName(Figure figure) {
+        return figure == QUERY ? "query.png" : figure == MAPPER ? "mapper.png" : "tasks.png";
+    }
+
+    private static double metric(Optional<JmhResults.Row> r, String key) {
+        return r.map(x -> x.metric(key).orElse(Double.NaN)).orElse(Double.NaN);
     }
 
     private String markdown() {
@@ -126,7 +180,8 @@ final class SeedReport {
         JmhResults.Row any = writes().get(0);
         out.println("# Shuffle writer benchmark report");
         out.println();
-        out.printf("Results: `%s`. Generated by `scripts/report.sh` from the JMH result; every figure below is read from it.%n%n", resultName);
+        out.printf("Results: `%s`. Generated by `scripts/report.sh` from the JMH result; every figure below is read "
+                + "from it, with JMH's 99.9%% error.%n%n", resultName);
         out.println("---");
         out.println();
         out.println("## 1. Executive summary");
@@ -156,33 +211,168 @@ final class SeedReport {
             common.entrySet().removeIf(e -> !e.getValue().equals(r.param(e.getKey())));
         }
         common.forEach((k, v) -> out.printf("| %s | %s |%n", k, v));
-        out.printf("| measured runs per configuration | %d (single-shot: one map task per run, after warm-up) |%n", any.samples);
-        out.println("| workload | one map task per run: every pre-partitioned record of the input through a fresh writer, then commit |");
+        out.printf("| measured waves per configuration | %s |%n", measuredWaves());
+        out.println("| one operation | one wave: every map task of the configuration written at once through one "
+                + "executor of the strategy and committed (the seed's mapper stage) |");
+        out.println("| between waves (not timed) | the reduce side reads every partition of every output (timed on its own: "
+                + "query total = wave + read); outputs verified (the first wave row by row, later ones by their bytes' "
+                + "digest) and removed; dirty data flushed (`sync`) and the wave waits until Dirty + Writeback are back "
+                + "near idle |");
         out.println();
         out.println("### 2.3 Configurations");
         out.println();
-        out.println("| config | input per map task | committed bytes per map task |");
-        out.println("|---|---|---|");
+        out.println("| config | input per task | batches per task | committed per task | tasks per wave | committed per wave |");
+        out.println("|---|---|---|---|---|---|");
         for (String size : sizes) {
-            double committed = write(size, BASELINE).or(() -> write(size, strategies.get(0)))
-                    .map(r -> r.metric("io.committedBytes").orElse(Double.NaN)).orElse(Double.NaN);
-            out.printf(Locale.ROOT, "| %s | %s | %s |%n", size, inputSize(size), mb(committed));
+            Optional<JmhResults.Row> r = write(size, BASELINE).or(() -> write(size, strategies.get(0)));
+            double committed = metric(r, "io.committedBytes");
+            double tasks = metric(r, "wave.tasks");
+            out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", size, mb(metric(r, "wave.inputBytesPerTask")),
+                    num(metric(r, "wave.batchesPerTask"), "%.0f"), mb(committed), num(tasks, "%.0f"),
+                    mb(committed * tasks));
         }
         out.println();
         out.println("## 3. Results");
         out.println();
         out.println("### 3.1 Charts");
         out.println();
-        out.println("![Time per map task](time.png)");
+        out.println("![Query total time](query.png)");
         out.println();
-        out.println("Whiskers: JMH's 99.9% error of each mean (cut at 0). With three measured runs that interval is wide: "
-                + "it is Student's t for 2 degrees of freedom, about 31.6 times the standard error.");
+        out.println("![Mapper stage time](mapper.png)");
         out.println();
-        out.println("![Amplification](amplification.png)");
+        out.println("![Sum of mapper task durations](tasks.png)");
         out.println();
-        out.println("![Write system calls per MiB](syscalls.png)");
+        out.println("Bars: JMH's 99.9% error of each mean, from the measured waves (Student's t for their count). "
+                + chartNote());
         out.println();
-        out.println("### 3.2 Time per map task (mean of the measured runs, ± JMH's 99.9% error)");
+        out.println("![Amplification](amplification.png) ![Write calls per MiB](syscalls.png) ![To disk](disk.png)");
+        out.println();
+        int section = 2;
+        for (Figure figure : List.of(QUERY, MAPPER, TASK_SUM)) {
+            out.printf("### 3.%d %s (mean ± 99.9%% error)%n%n", section++, figure.title);
+            figureTable(out, figure);
+        }
+        out.printf("### 3.%d Precision%n%n", section++);
+        precisionTable(out);
+        out.printf("### 3.%d I/O per map task and the page cache%n%n", section++);
+        ioTable(out);
+        out.printf("### 3.%d Against the raw-write reference%n%n", section);
+        rawTable(out);
+        out.println("## 4. Analysis");
+        out.println();
+        out.println("### 4.1 Crossover");
+        out.println();
+        out.println(crossover(MAPPER));
+        out.println();
+        out.println("By query total time: " + crossover(QUERY));
+        out.println();
+        out.println("### 4.2 What the counters say");
+        out.println();
+        for (String line : countersAnalysis()) {
+            out.println("- " + line);
+        }
+        out.println();
+        out.println("---");
+        out.println();
+        out.println("Page-cache writeback on this machine: dirty_background_ratio " + env.get("vm.dirty_background_ratio")
+                + "%, dirty_ratio " + env.get("vm.dirty_ratio") + "% of the memory the page cache may use ("
+                + env.get("memory") + " in all). Until dirty data passes the first, writes stay in memory.");
+        out.flush();
+        return text.toString();
+    }
+
+    private String measuredWaves() {
+        Set<Integer> counts = new java.util.TreeSet<>();
+        for (JmhResults.Row r : rows) {
+            counts.add(r.samples);
+        }
+        return counts.toString().replaceAll("[\\[\\]]", "");
+    }
+
+    private String chartNote() {
+        List<String> flagged = new ArrayList<>();
+        for (Figure figure : List.of(QUERY, MAPPER, TASK_SUM)) {
+            for (String size : sizes) {
+                for (String s : strategies) {
+                    write(size, s).ifPresent(r -> {
+                        double rel = figure.error.apply(r) / figure.value.apply(r);
+                        if (rel > FLAG) {
+                            flagged.add(String.format(Locale.ROOT, "%s %s %s (%.1f%%)", figure.name, size, s, 100 * rel));
+                        }
+                    });
+                }
+            }
+        }
+        return flagged.isEmpty() ? "Every bar's error is within 5% of its value."
+                : "**Errors above 5% of the value:** " + String.join("; ", flagged) + ".";
+    }
+
+    private void figureTable(PrintWriter out, Figure figure) {
+        out.print("| config |");
+        strategies.forEach(s -> out.print(" " + s + " |"));
+        strategies.stream().filter(s -> !s.equals(BASELINE)).forEach(s -> out.print(" " + s + " vs " + BASELINE + " |"));
+        out.println();
+        out.print("|---|");
+        strategies.forEach(s -> out.print("---|"));
+        strategies.stream().filter(s -> !s.equals(BASELINE)).forEach(s -> out.print("---|"));
+        out.println();
+        for (String size : sizes) {
+            out.print("| " + size + " |");
+            for (String s : strategies) {
+                out.print(" " + write(size, s).map(r -> seconds(figure, r)).orElse("n/a") + " |");
+            }
+            for (String s : strategies) {
+                if (!s.equals(BASELINE)) {
+                    out.print(" " + improvementText(figure, size, s) + " |");
+                }
+            }
+            out.println();
+        }
+        out.println();
+        out.println("Improvement: the baseline's time minus the strategy's, in % of the baseline's (positive: faster), "
+                + "± the improvement's own error from both errors. **Bold**: the difference is larger than both 99.9% "
+                + "errors together. ⚠: an error above 5% of its value.");
+        out.println();
+    }
+
+    private String seconds(Figure figure, JmhResults.Row r) {
+        double value = figure.value.apply(r);
+        double error = figure.error.apply(r);
+        if (Double.isNaN(error)) {
+            return String.format(Locale.ROOT, "%.2f s (one wave: no error)", value / 1000);
+        }
+        return String.format(Locale.ROOT, "%.2f ± %.2f s%s", value / 1000, error / 1000,
+                error / value > FLAG ? " ⚠" : "");
+    }
+
+    /** (baseline - strategy) / baseline in %, with an error propagated from both. */
+    private Optional<double[]> improvement(Figure figure, String size, String strategy) {
+        Optional<JmhResults.Row> base = write(size, BASELINE);
+        Optional<JmhResults.Row> other = write(size, strategy);
+        if (base.isEmpty() || other.isEmpty()) {
+            return Optional.empty();
+        }
+        double b = figure.value.apply(base.get());
+        double o = figure.value.apply(other.get());
+        double eb = figure.error.apply(base.get());
+        double eo = figure.error.apply(other.get());
+        double value = (b - o) / b * 100;
+        // d(o/b) = sqrt((eo/b)^2 + (o eb / b^2)^2), in %.
+        double error = Math.sqrt(Math.pow(eo / b, 2) + Math.pow(o * eb / (b * b), 2)) * 100;
+        boolean significant = Math.abs(b - o) > eb + eo;
+        return Optional.of(new double[] {value, error, significant ? 1 : 0});
+    }
+
+    private String improvementText(Figure figure, String size, String strategy) {
+        return improvement(figure, size, strategy).map(v -> {
+            String t = Double.isNaN(v[1]) ? String.format(Locale.ROOT, "%+.1f%% (no error)", v[0])
+                    : String.format(Locale.ROOT, "%+.1f%% ± %.1f", v[0], v[1]);
+            return v[2] > 0 ? "**" + t + "**" : t;
+        }).orElse("n/a");
+    }
+
+    private void precisionTable(PrintWriter out) {
+        out.println("JMH's 99.9% error in % of each mean, for the mapper stage (the score) and the query total:");
         out.println();
         out.print("| config |");
         strategies.forEach(s -> out.print(" " + s + " |"));
@@ -193,119 +383,125 @@ final class SeedReport {
         for (String size : sizes) {
             out.print("| " + size + " |");
             for (String s : strategies) {
-                out.print(" " + write(size, s).map(SeedReport::ms).orElse("n/a") + " |");
+                out.print(" " + write(size, s).map(r -> String.format(Locale.ROOT, "%s / %s",
+                        percentFlag(r.error / r.score), percentFlag(r.metricError("query.totalMillis")
+                                / r.metric("query.totalMillis").orElse(Double.NaN)))).orElse("n/a") + " |");
             }
-            out.println(" " + raw(size).map(SeedReport::ms).orElse("n/a") + " |");
+            out.println(" " + raw(size).map(r -> percentFlag(r.error / r.score)).orElse("n/a") + " |");
         }
         out.println();
-        if (strategies.contains(BASELINE)) {
-            out.println("### 3.3 Improvement over the baseline (" + BASELINE + "), in % of its time");
-            out.println();
-            out.print("| config |");
-            strategies.stream().filter(s -> !s.equals(BASELINE)).forEach(s -> out.print(" " + s + " |"));
-            out.println();
-            out.print("|---|");
-            strategies.stream().filter(s -> !s.equals(BASELINE)).forEach(s -> out.print("---|"));
-            out.println();
-            for (String size : sizes) {
-                out.print("| " + size + " |");
-                for (String s : strategies) {
-                    if (!s.equals(BASELINE)) {
-                        out.print(" " + improvement(size, s).map(SeedReport::percent).orElse("n/a")
-                                + (significant(size, s) ? " **" : everyRun(size, s) != 0 ? " *" : "") + " |");
-                    }
-                }
-                out.println();
-            }
-            out.println();
-            out.println("Positive: faster than the baseline. ** marks a difference larger than both 99.9% errors together;"
-                    + " * one where every measured run of the strategy was faster (or every one slower) than every run of"
-                    + " the baseline, which with three runs each is weaker evidence but not nothing.");
-            out.println();
-        }
-        out.println("### 3.4 I/O per map task");
+        out.println("Aimed at: within 3%; ⚠ past 5%. Each configuration's measured waves, in seconds, show where the "
+                + "spread comes from:");
         out.println();
-        out.println("| config | strategy | amplification | write calls | write syscalls / MiB | write_bytes / MiB | cancelled_write_bytes / MiB | files created | spilled | peak memory |");
+        out.println("| config | strategy | waves (s) |");
+        out.println("|---|---|---|");
+        for (String size : sizes) {
+            for (String s : strategies) {
+                write(size, s).ifPresent(r -> out.printf("| %s | %s | %s |%n", size, s, runsText(r.runs)));
+            }
+            raw(size).ifPresent(r -> out.printf("| %s | raw write | %s |%n", size, runsText(r.runs)));
+        }
+        out.println();
+    }
+
+    private static String runsText(List<Double> runs) {
+        StringBuilder t = new StringBuilder();
+        for (double v : runs) {
+            t.append(t.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", v / 1000));
+        }
+        return t.toString();
+    }
+
+    private static String percentFlag(double share) {
+        if (Double.isNaN(share)) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, "%.1f%%%s", 100 * share, share > FLAG ? " ⚠" : "");
+    }
+
+    private void ioTable(PrintWriter out) {
+        out.println("| config | strategy | amplification | write calls / MiB | write_bytes MiB / MiB | cancelled MiB / MiB "
+                + "| peak Dirty | peak memory per task | spilled per task | gate: Dirty+Writeback before, wait |");
         out.println("|---|---|---|---|---|---|---|---|---|---|");
         for (String size : sizes) {
             for (String s : strategies) {
-                write(size, s).ifPresent(r -> out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-                        size, s, num(r.metric("io.amplification"), "%.2f"), num(r.metric("io.writeCalls"), "%.0f"),
-                        num(syscallsPerMiB(r), "%.2f"), mibPerMiB(r.metric("proc.write_bytesPerMiB")),
-                        mibPerMiB(r.metric("proc.cancelled_write_bytesPerMiB")), num(r.metric("io.filesCreated"), "%.0f"),
-                        mb(r.metric("io.spilledBytes").orElse(Double.NaN)), mib(r.metric("io.peakBufferedBytes").orElse(Double.NaN))));
+                write(size, s).ifPresent(r -> out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s, %s ms |%n",
+                        size, s, num(metric(Optional.of(r), "io.amplification"), "%.2f"),
+                        num(metric(Optional.of(r), "io.writeCallsPerMiB"), "%.1f"),
+                        num(metric(Optional.of(r), "proc.write_bytesPerMiB") / (1 << 20), "%.2f"),
+                        num(metric(Optional.of(r), "proc.cancelled_write_bytesPerMiB") / (1 << 20), "%.2f"),
+                        mib(metric(Optional.of(r), "dirty.peakBytes")), mib(metric(Optional.of(r), "io.peakBufferedBytes")),
+                        mb(metric(Optional.of(r), "io.spilledBytes")), mib(metric(Optional.of(r), "gate.dirtyBytesBefore")),
+                        num(metric(Optional.of(r), "gate.waitMillis"), "%.0f")));
             }
         }
         out.println();
-        out.println("write_bytes: bytes the process dirtied for storage; cancelled_write_bytes: dirty bytes dropped by deletes before"
-                + " writeback (temp files that never reached the disk). Both in MiB per MiB committed, from /proc/self/io.");
+        out.println("write_bytes: bytes the process dirtied for storage; cancelled: dirty bytes dropped by deletes before "
+                + "writeback (temp files that never reached the disk); both per MiB committed, from /proc/self/io. Peak "
+                + "Dirty: the most dirty data /proc/meminfo showed during the wave.");
         out.println();
-        out.println("### 3.5 Against the raw-write reference");
-        out.println();
-        out.println("| config | raw write (4 MiB calls) | MB/s | " + String.join(" | ", strategies) + " |");
+    }
+
+    private void rawTable(PrintWriter out) {
+        out.println("| config | raw write (4 MiB calls, tasks at once) | MB/s per wave | " + String.join(" | ", strategies) + " |");
         out.println("|---|---|---|" + "---|".repeat(strategies.size()));
         for (String size : sizes) {
             Optional<JmhResults.Row> raw = raw(size);
-            out.print("| " + size + " | " + raw.map(SeedReport::ms).orElse("n/a") + " | "
-                    + raw.map(r -> String.format(Locale.ROOT, "%.0f", r.metric("io.committedBytes").orElse(Double.NaN) / 1e6 / (r.score / 1000))).orElse("n/a") + " |");
+            out.print("| " + size + " | " + raw.map(r -> seconds(MAPPER, r)).orElse("n/a") + " | "
+                    + raw.map(r -> String.format(Locale.ROOT, "%.0f", metric(Optional.of(r), "io.committedBytes")
+                    * metric(Optional.of(r), "wave.tasks") / 1e6 / (r.score / 1000))).orElse("n/a") + " |");
             for (String s : strategies) {
-                out.print(" " + write(size, s).flatMap(w -> raw.map(r -> String.format(Locale.ROOT, "%.1fx raw", w.score / r.score))).orElse("n/a") + " |");
+                out.print(" " + write(size, s).flatMap(w -> raw.map(r -> String.format(Locale.ROOT, "%.1fx raw",
+                        w.score / r.score))).orElse("n/a") + " |");
             }
             out.println();
         }
         out.println();
-        out.println("## 4. Analysis");
-        out.println();
-        out.println("### 4.1 Crossover");
-        out.println();
-        out.println(crossover());
-        out.println();
-        out.println("### 4.2 Where the bytes went");
-        out.println();
-        for (String line : bytesAnalysis()) {
-            out.println("- " + line);
-        }
-        out.println();
-        out.println("---");
-        out.println();
-        out.println("Page-cache writeback on this machine: dirty_background_ratio " + env.get("vm.dirty_background_ratio")
-                + "%, dirty_ratio " + env.get("vm.dirty_ratio") + "% of " + env.get("memory")
-                + ". Until dirty data passes those limits, writes land in memory and the disk is not the bottleneck.");
-        out.flush();
-        return text.toString();
     }
 
     private List<String> summary() {
         List<String> lines = new ArrayList<>();
-        for (String size : sizes) {
-            String fastest = null;
-            double best = Double.POSITIVE_INFINITY;
-            for (String s : strategies) {
-                Optional<JmhResults.Row> r = write(size, s);
-                if (r.isPresent() && r.get().score < best) {
-                    best = r.get().score;
-                    fastest = s;
-                }
+        String largest = sizes.get(sizes.size() - 1);
+        lines.add("The question (the seed report's): does consolidation beat the per-batch writer, from which size on, "
+                + "and why. Here: " + crossover(MAPPER));
+        for (String s : strategies) {
+            if (s.equals(BASELINE)) {
+                continue;
             }
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s: fastest is %s (%.0f ms per map task)", size, fastest, best));
-            for (String s : strategies) {
-                if (!s.equals(BASELINE)) {
-                    improvement(size, s).ifPresent(v -> line.append(String.format(Locale.ROOT, "; %s %s vs %s (%s)", s, percent(v), BASELINE,
-                            evidence(size, s))));
-                }
-            }
-            lines.add(line.toString());
+            improvement(MAPPER, largest, s).ifPresent(v -> lines.add(String.format(Locale.ROOT,
+                    "At %s, %s's mapper stage time is %s against %s (%s); its query total time %s.", largest, s,
+                    improvementText(MAPPER, largest, s), BASELINE, Double.isNaN(v[1]) ? "one wave: no error"
+                            : v[2] > 0 ? "beyond both errors" : "within the errors",
+                    improvementText(QUERY, largest, s))));
         }
-        lines.add(crossover());
+        int within = 0;
+        int flagged = 0;
+        int total = 0;
+        int unmeasured = 0;
+        double worst = 0;
+        for (JmhResults.Row r : rows) {
+            double rel = r.error / r.score;
+            total++;
+            if (Double.isNaN(rel)) {
+                unmeasured++;
+                continue;
+            }
+            within += rel <= TARGET ? 1 : 0;
+            flagged += rel > FLAG ? 1 : 0;
+            worst = Math.max(worst, rel);
+        }
+        lines.add(unmeasured == total ? "Precision: one measured wave per configuration, so no error to state."
+                : String.format(Locale.ROOT, "Precision: %d of %d configurations within 3%% (JMH's 99.9%% error of the "
+                + "mean), %d past 5%%; the worst %.1f%%%s. Section 3.5 shows every wave.", within, total, flagged,
+                100 * worst, unmeasured > 0 ? "; " + unmeasured + " with one wave and no error" : ""));
         return lines;
     }
 
     /**
-     * The smallest size from which a strategy beats the baseline in every measured run, at that size and all larger
-     * ones. JMH's 99.9% intervals from three runs are too wide to separate anything here, so the crossover is read
-     * from the runs themselves, and said so.
+     * The smallest size from which a strategy is faster than the baseline beyond both errors, at that size and every
+     * larger one.
      */
-    private String crossover() {
+    private String crossover(Figure figure) {
         if (!strategies.contains(BASELINE) || strategies.size() < 2) {
             return "No crossover to find: the baseline (" + BASELINE + ") or a second strategy is missing.";
         }
@@ -315,125 +511,61 @@ final class SeedReport {
                 continue;
             }
             String from = null;
-            for (int i = sizes.size() - 1; i >= 0 && everyRun(sizes.get(i), s) > 0; i--) {
+            for (int i = sizes.size() - 1; i >= 0; i--) {
+                Optional<double[]> v = improvement(figure, sizes.get(i), s);
+                if (v.isEmpty() || v.get()[0] <= 0 || v.get()[2] == 0) {
+                    break;
+                }
                 from = sizes.get(i);
             }
             if (out.length() > 0) {
                 out.append(' ');
             }
             if (from == null) {
-                out.append(String.format("%s does not beat %s in every run at the largest size measured, so it has no crossover in this run.", s, BASELINE));
+                out.append(String.format("%s is not faster than %s beyond the errors at the largest size, so it has no "
+                        + "crossover in this run.", s, BASELINE));
             } else if (from.equals(sizes.get(0))) {
-                out.append(String.format("%s beats %s in every measured run at every size, from %s up: no crossover inside this range.", s, BASELINE, from));
+                out.append(String.format("%s is faster than %s beyond the errors at every size, from %s up: no "
+                        + "crossover inside this range.", s, BASELINE, from));
             } else {
-                out.append(String.format("%s beats %s in every measured run from %s up (the crossover), and not at the size below.", s, BASELINE, from));
+                out.append(String.format("%s is faster than %s beyond the errors from %s up (the crossover), and not "
+                        + "at the size below.", s, BASELINE, from));
             }
         }
-        out.append(" (Every-run comparison; see 3.3 for which differences also exceed JMH's 99.9% errors.)");
         return out.toString();
     }
 
-    /** +1 if every run of {@code strategy} was faster than every run of the baseline, -1 if every one slower, else 0. */
-    private int everyRun(String size, String strategy) {
-        Optional<JmhResults.Row> base = write(size, BASELINE);
-        Optional<JmhResults.Row> other = write(size, strategy);
-        if (base.isEmpty() || other.isEmpty() || base.get().runs.isEmpty() || other.get().runs.isEmpty()) {
-            return 0;
-        }
-        double baseMin = base.get().runs.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
-        double baseMax = base.get().runs.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
-        double otherMin = other.get().runs.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
-        double otherMax = other.get().runs.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
-        return otherMax < baseMin ? 1 : otherMin > baseMax ? -1 : 0;
-    }
-
-    private String evidence(String size, String strategy) {
-        if (significant(size, strategy)) {
-            return "beyond both errors";
-        }
-        int every = everyRun(size, strategy);
-        return every > 0 ? "faster in every run, within error" : every < 0 ? "slower in every run, within error"
-                : "runs overlap, within error";
-    }
-
-    private List<String> bytesAnalysis() {
+    private List<String> countersAnalysis() {
         List<String> lines = new ArrayList<>();
         for (String s : strategies) {
-            double minAmp = Double.POSITIVE_INFINITY;
-            double maxAmp = 0;
-            double cancelled = 0;
-            double written = 0;
+            List<String> parts = new ArrayList<>();
             for (String size : sizes) {
-                Optional<JmhResults.Row> r = write(size, s);
-                if (r.isEmpty()) {
-                    continue;
-                }
-                double amp = r.get().metric("io.amplification").orElse(Double.NaN);
-                minAmp = Math.min(minAmp, amp);
-                maxAmp = Math.max(maxAmp, amp);
-                cancelled += r.get().metric("proc.cancelled_write_bytesPerMiB").orElse(0);
-                written += r.get().metric("proc.write_bytesPerMiB").orElse(0);
+                write(size, s).ifPresent(r -> {
+                    double written = metric(Optional.of(r), "proc.write_bytesPerMiB") / (1 << 20);
+                    double cancelled = metric(Optional.of(r), "proc.cancelled_write_bytesPerMiB") / (1 << 20);
+                    parts.add(String.format(Locale.ROOT, "%s: %.2f MiB dirtied and %.2f cancelled per MiB, %.1f write "
+                                    + "calls per MiB, peak Dirty %s", size, written, cancelled,
+                            metric(Optional.of(r), "io.writeCallsPerMiB"), mib(metric(Optional.of(r), "dirty.peakBytes"))));
+                });
             }
-            lines.add(String.format(Locale.ROOT, "%s: amplification %.2f to %.2f across sizes; of the bytes it dirtied, %.0f%% were"
-                    + " cancelled before writeback (deleted while still in the page cache).", s, minAmp, maxAmp,
-                    written == 0 ? 0 : 100 * cancelled / written));
+            lines.add(s + ": " + String.join("; ", parts) + ".");
         }
         return lines;
-    }
-
-    private Optional<Double> improvement(String size, String strategy) {
-        Optional<JmhResults.Row> base = write(size, BASELINE);
-        Optional<JmhResults.Row> other = write(size, strategy);
-        if (base.isEmpty() || other.isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of((base.get().score - other.get().score) / base.get().score * 100);
-    }
-
-    /** Whether the two means differ by more than both errors together. */
-    private boolean significant(String size, String strategy) {
-        Optional<JmhResults.Row> base = write(size, BASELINE);
-        Optional<JmhResults.Row> other = write(size, strategy);
-        if (base.isEmpty() || other.isEmpty() || Double.isNaN(base.get().error) || Double.isNaN(other.get().error)) {
-            return false;
-        }
-        return Math.abs(base.get().score - other.get().score) > base.get().error + other.get().error;
-    }
-
-    private static String inputSize(String size) {
-        for (DataSize d : DataSize.values()) {
-            if (d.label().equals(size)) {
-                return mb(d.bytes());
-            }
-        }
-        return "?";
-    }
-
-    private static String ms(JmhResults.Row r) {
-        return Double.isNaN(r.error) ? String.format(Locale.ROOT, "%.0f ms", r.score)
-                : String.format(Locale.ROOT, "%.0f ± %.0f ms", r.score, r.error);
-    }
-
-    private static String percent(double v) {
-        return String.format(Locale.ROOT, "%+.1f%%", v);
     }
 
     private static String mb(double bytes) {
         if (Double.isNaN(bytes)) {
             return "n/a";
         }
-        return bytes >= 1e9 ? String.format(Locale.ROOT, "%.2f GB", bytes / 1e9) : String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
+        return bytes >= 1e9 ? String.format(Locale.ROOT, "%.2f GB", bytes / 1e9)
+                : String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
     }
 
     private static String mib(double bytes) {
-        return Double.isNaN(bytes) ? "n/a" : String.format(Locale.ROOT, "%.1f MiB", bytes / (1 << 20));
+        return Double.isNaN(bytes) ? "n/a" : String.format(Locale.ROOT, "%.0f MiB", bytes / (1 << 20));
     }
 
-    private static String num(OptionalDouble v, String format) {
-        return v.isPresent() ? String.format(Locale.ROOT, format, v.getAsDouble()) : "n/a";
-    }
-
-    private static String mibPerMiB(OptionalDouble v) {
-        return v.isPresent() ? String.format(Locale.ROOT, "%.2f", v.getAsDouble() / (1 << 20)) : "n/a";
+    private static String num(double v, String format) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, format, v);
     }
 }

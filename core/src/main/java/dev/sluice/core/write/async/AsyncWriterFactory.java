@@ -3,6 +3,7 @@ package dev.sluice.core.write.async;
 import dev.sluice.core.io.Bytes;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.memory.MemoryPlan;
+import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriterFactory;
 import dev.sluice.core.write.WriterConfig;
@@ -70,15 +71,18 @@ public final class AsyncWriterFactory implements ShuffleWriterFactory {
     }
 
     @Override
-    public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, int tasks, long inputBytes) {
-        ConsolidatingOptions.planMemory(plan, config, options, tasks, inputBytes);
+    public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
+        settings(config, options).planMemory(plan, config, shape);
     }
 
     @Override
     public ShuffleExecutor createExecutor(WriterConfig config, OptionValues options, CountedStorage storage,
                                           BufferAllocator allocator) {
-        ConsolidatingSettings settings = new ConsolidatingSettings(config, options, INITIAL_PARTIAL,
-                PartialSizing.predictive(config.partitions), options.get(SKIP_MERGE));
-        return new ConsolidatingExecutor(NAME, config, settings, storage, allocator);
+        return new ConsolidatingExecutor(NAME, config, settings(config, options), storage, allocator);
+    }
+
+    private static ConsolidatingSettings settings(WriterConfig config, OptionValues options) {
+        return new ConsolidatingSettings(config, options, INITIAL_PARTIAL, PartialSizing.predictive(config.partitions),
+                options.get(SKIP_MERGE));
     }
 }

@@ -1,7 +1,6 @@
 package dev.sluice.core.write.consolidate;
 
 import dev.sluice.core.io.Bytes;
-import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.write.WriterConfig;
 import dev.sluice.core.write.option.OptionValues;
 import dev.sluice.core.write.option.StrategyOption;
@@ -75,27 +74,6 @@ public final class ConsolidatingOptions {
     public static final StrategyOption<Boolean> CHECKSUM = StrategyOption.flag("checksum", false,
             "Adler32 of each partition, committed as the .checksum.ADLER32 file",
             "commitAllPartitions(writer, emptyChecksums = true): no checksum file (" + RSIMB + " @ " + PR_13724 + ")");
-
-    /**
-     * The most {@code tasks} map tasks may hold: partials up to the executor's limit, or without one up to three times
-     * each task's input (a doubling buffer may be twice its data, and growing copies into a new buffer while the old
-     * exists); compressed records up to twice the in-flight quota in heap arrays that double, or the quota in direct
-     * buffers; and the compression scratch of records in flight.
-     */
-    public static void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, int tasks, long inputBytes) {
-        long inFlight = options.get(MAX_BYTES_IN_FLIGHT);
-        if (config.hasMemoryLimit()) {
-            plan.offHeap("partials (the executor's memory limit)", config.memoryLimit);
-        } else {
-            plan.offHeap("partials (no memory limit: up to 3 x each task's input)", tasks * 3 * inputBytes);
-        }
-        if (options.get(RECORD_BUFFER) == Modes.RecordBuffer.HEAP) {
-            plan.heap("compressed records (2 x maxBytesInFlight per task)", tasks * 2 * inFlight);
-        } else {
-            plan.offHeap("compressed records (maxBytesInFlight per task)", tasks * inFlight);
-        }
-        plan.offHeap("compression scratch (maxBytesInFlight per task)", tasks * inFlight);
-    }
 
     /** Refuses values that cannot run with {@code config}; null when they can. */
     public static String check(WriterConfig config, OptionValues options, StrategyOption<Long> initialPartial) {

@@ -1,5 +1,7 @@
 package dev.sluice.core.write.consolidate;
 
+import dev.sluice.core.memory.MemoryPlan;
+import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.write.WriterConfig;
 import dev.sluice.core.write.option.OptionValues;
 import dev.sluice.core.write.option.StrategyOption;
@@ -44,5 +46,55 @@ public final class ConsolidatingSettings {
         this.checksum = options.get(ConsolidatingOptions.CHECKSUM);
         this.sizing = sizing;
         this.skipMerge = skipMerge;
+    }
+
+    /**
+     * Serialized bytes of a batch, as a share of its Arrow input: an upper bound for this generator's data (LZ4
+     * compresses it to about 0.9; uncompressed IPC adds its metadata and padding).
+     */
+    static final double SERIALIZED_PER_INPUT = 1.05;
+
+    /**
+     * The most the writers of {@code shape}'s tasks may hold at once: each batch's partial as this strategy's own
+     * sizing grows it to the batch's bytes (simulated with the same {@link PartialSizing}), with the copy of one
+     * growth at a time per task on top; capped by a memory limit; plus the compressed records in flight (heap arrays
+     * that double, or exact direct buffers) and their compression scratch.
+     */
+    public void planMemory(MemoryPlan plan, WriterConfig config, TaskShape shape) {
+        long batchBytes = (long) Math.ceil(shape.inputBytes * SERIALIZED_PER_INPUT / shape.batches);
+        long[] partial = partialPeak(batchBytes, config.partitions);
+        long partials = shape.tasks * (shape.batches * partial[0] + partial[1]);
+        if (config.hasMemoryLimit()) {
+            partials = Math.min(partials, config.memoryLimit);
+        }
+        plan.offHeap("partials (" + shape.batches + " per task, as " + (sizing == PartialSizing.DOUBLING ? "doubling"
+                : "predictive sizing") + " grows them)", partials);
+        if (recordBuffer == Modes.RecordBuffer.HEAP) {
+            plan.heap("compressed records (2 x maxBytesInFlight per task)", shape.tasks * 2 * maxBytesInFlight);
+        } else {
+            plan.direct("compressed records (maxBytesInFlight per task)", shape.tasks * maxBytesInFlight);
+        }
+        plan.offHeap("compression scratch (maxBytesInFlight per task)", shape.tasks * maxBytesInFlight);
+    }
+
+    /**
+     * A batch of {@code bytes} grown from {@code initialPartial}: its final capacity (0 if it ends in a file) and the
+     * largest growth, when the old buffer and the new one both exist.
+     */
+    long[] partialPeak(long bytes, int partitions) {
+        long capacity = initialPartial;
+        long copying = 0;
+        while (capacity < bytes) {
+            long required = capacity + 1;
+            int completed = (int) Math.min(partitions, (double) partitions * capacity / bytes);
+            long next = sizing.grow(capacity, required, completed, (long) ((double) completed * bytes / partitions),
+                    maxPartial);
+            if (next < required) {
+                return new long[] {0, Math.max(copying, capacity)};
+            }
+            copying = Math.max(copying, capacity);
+            capacity = next;
+        }
+        return new long[] {capacity, copying};
     }
 }

@@ -3,6 +3,7 @@ package dev.sluice.core.write.perbatch;
 import dev.sluice.core.io.Bytes;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.memory.MemoryPlan;
+import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriterFactory;
 import dev.sluice.core.write.WriterConfig;
@@ -56,8 +57,8 @@ public final class PerBatchWriterFactory implements ShuffleWriterFactory {
 
     /** Per task: a file buffer per partition, and the in-flight records' compression scratch. */
     @Override
-    public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, int tasks, long inputBytes) {
-        plan.offHeap("per-batch file buffers and compression scratch", tasks
+    public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
+        plan.offHeap("per-batch file buffers and compression scratch", shape.tasks
                 * (config.partitions * options.get(FILE_BUFFER) + options.get(MAX_BYTES_IN_FLIGHT)));
     }
 

@@ -61,16 +61,16 @@ class PerBatchMatrixTest {
                         .outputDir(dir).build();
                 try (MapOutput output = run.write(Strategies.spec("per-batch"), config, storage, allocator);
                      PartitionReader reader = output.openReader(storage)) {
-                    VerificationResult result = Verifier.verify(reader, run.reference, run.input.schema(), codec, allocator);
+                    VerificationResult result = Verifier.verify(reader, run.reference, run.input.schema, codec, allocator);
                     assertTrue(result.ok(), result.toString());
-                    assertEquals(run.input.rows(), result.rowsRead());
+                    assertEquals(run.input.rows, result.rowsRead());
                     long arrowRows = 0;
                     for (int p = 0; p < partitions; p++) {
-                        long rows = ArrowReaders.rows(reader, p, codec, run.input.schema(), allocator);
+                        long rows = ArrowReaders.rows(reader, p, codec, run.input.schema, allocator);
                         assertEquals(run.reference.rows(p), rows, "partition " + p);
                         arrowRows += rows;
                     }
-                    assertEquals(run.input.rows(), arrowRows);
+                    assertEquals(run.input.rows, arrowRows);
                 }
                 try (Stream<Path> files = Files.list(dir)) {
                     assertEquals(List.of("shuffle_0_7_0.checksum.ADLER32", "shuffle_0_7_0.data", "shuffle_0_7_0.index"),

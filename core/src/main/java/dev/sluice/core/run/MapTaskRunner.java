@@ -1,0 +1,28 @@
+package dev.sluice.core.run;
+
+import dev.sluice.core.output.MapOutput;
+import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.write.ShuffleExecutor;
+import dev.sluice.core.write.ShuffleWriter;
+
+/**
+ * One map task, the way every caller runs it (the command line, the benchmarks, the tests): a fresh writer from the
+ * executor, every record, commit; timed from the writer's creation to the commit's return.
+ */
+public final class MapTaskRunner {
+    private MapTaskRunner() {}
+
+    public static MapTaskResult run(ShuffleExecutor executor, TaskInput input) throws Exception {
+        long start = System.nanoTime();
+        MapOutput output;
+        long peak;
+        try (ShuffleWriter writer = executor.createMapOutputWriter(input.task())) {
+            for (ShuffleRecord record : input.records.records()) {
+                writer.write(record);
+            }
+            output = writer.commit();
+            peak = writer.peakBufferedBytes();
+        }
+        return new MapTaskResult(input, output, System.nanoTime() - start, peak);
+    }
+}

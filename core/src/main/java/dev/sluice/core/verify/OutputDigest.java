@@ -1,0 +1,62 @@
+package dev.sluice.core.verify;
+
+import dev.sluice.core.output.PartitionReader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.util.Arrays;
+import net.jpountz.xxhash.StreamingXXHash64;
+import net.jpountz.xxhash.XXHashFactory;
+
+/**
+ * A fingerprint of a map output's bytes: the XXHash64 of each partition's bytes. Once an output has been verified row
+ * by row against its {@link Reference}, any later output of the same input, codec and strategy must have the same
+ * digest, which is far cheaper to check than rows: every measured iteration's output is checked this way.
+ */
+public final class OutputDigest {
+    private static final XXHashFactory HASHES = XXHashFactory.fastestInstance();
+
+    private final long[] partitions;
+
+    private OutputDigest(long[] partitions) {
+        this.partitions = partitions;
+    }
+
+    public static OutputDigest of(PartitionReader reader) throws IOException {
+        long[] digests = new long[reader.numPartitions()];
+        ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+        for (int p = 0; p < digests.length; p++) {
+            try (StreamingXXHash64 hash = HASHES.newStreamingHash64(0);
+                 ReadableByteChannel in = reader.open(p)) {
+                while (in.read(buffer.clear()) >= 0) {
+                    hash.update(buffer.array(), 0, buffer.position());
+                }
+                digests[p] = hash.getValue();
+            }
+        }
+        return new OutputDigest(digests);
+    }
+
+    /** The first partition whose bytes differ from {@code expected}'s, or -1 if none does. */
+    public int firstDifference(OutputDigest expected) {
+        if (expected.partitions.length != partitions.length) {
+            return 0;
+        }
+        for (int p = 0; p < partitions.length; p++) {
+            if (partitions[p] != expected.partitions[p]) {
+                return p;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof OutputDigest && Arrays.equals(partitions, ((OutputDigest) o).partitions);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(partitions);
+    }
+}

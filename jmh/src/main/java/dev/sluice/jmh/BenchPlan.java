@@ -1,0 +1,150 @@
+package dev.sluice.jmh;
+
+import dev.sluice.core.InvalidParameterException;
+import dev.sluice.core.input.DataSize;
+import dev.sluice.core.run.SeedScale;
+import dev.sluice.core.run.Workload;
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.write.StrategySpec;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The benchmark matrix of {@code scripts/bench.sh}, decided here so that the script stays thin and every name, size,
+ * codec and default comes from the code the benchmarks run: one line per configuration, each one JMH run in its own
+ * fork. {@code java -cp benchmarks.jar dev.sluice.jmh.BenchPlan [options]} prints a header line ({@code #} and what
+ * was chosen and why) and then {@code name|weight|jmh arguments} lines; a bad option exits with status 2 and a
+ * message naming it.
+ *
+ * <p>The seed preset is the seed report's experiment on this machine: the seed's five sizes with its 1 to 5 batches
+ * per map task, as many map tasks at once as this machine has processors (the seed ran 16 tasks on 16 writer
+ * threads: one task per processor), at the seed-equivalent scale, 200 partitions, round robin, Spark's lz4, the
+ * strategies at their upstream defaults plus {@code async:skipMerge=true} (given the machine's memory as its limit,
+ * which upstream's skip-merge requires), and the raw-write reference at each size.
+ */
+public final class BenchPlan {
+    /** One preset's choices. */
+    static final class Preset {
+        final List<String> sizes;
+        final String scale;
+        final String tasks;
+        final int warmups;
+        final int iterations;
+
+        Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations) {
+            this.sizes = sizes;
+            this.scale = scale;
+            this.tasks = tasks;
+            this.warmups = warmups;
+            this.iterations = iterations;
+        }
+    }
+
+    static final List<String> STRATEGIES = List.of("per-batch", "buffered", "async", "async:skipMerge=true");
+    static final String SEED_SIZES = "small,medium,large,xlarge,xxlarge";
+
+    private BenchPlan() {}
+
+    static Map<String, Preset> presets() {
+        String cores = String.valueOf(Math.max(1, Math.min(16, Runtime.getRuntime().availableProcessors())));
+        Map<String, Preset> presets = new LinkedHashMap<>();
+        presets.put("smoke", new Preset(List.of("tiny"), "1", "1", 0, 1));
+        presets.put("quick", new Preset(List.of("small"), SeedScale.NAME, cores, 1, 3));
+        presets.put("seed", new Preset(Arrays.asList(SEED_SIZES.split(",")), SeedScale.NAME, cores, 1, 5));
+        return presets;
+    }
+
+    public static void main(String[] args) {
+        try {
+            System.exit(run(Arrays.asList(args), System.out));
+        } catch (InvalidParameterException e) {
+            System.err.println("invalid " + e.parameter() + " '" + e.value() + "': allowed is " + e.allowed());
+            System.exit(2);
+        }
+    }
+
+    static int run(List<String> args, PrintStream out) {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i < args.size(); i += 2) {
+            if (!args.get(i).startsWith("--") || i + 1 >= args.size()) {
+                throw new InvalidParameterException("argument", args.get(i), "--name value pairs");
+            }
+            options.put(args.get(i).substring(2), args.get(i + 1));
+        }
+        String presetName = options.getOrDefault("preset", "quick");
+        Preset preset = presets().get(presetName);
+        if (preset == null) {
+            throw new InvalidParameterException("--preset", presetName, String.join(", ", presets().keySet()));
+        }
+        List<String> sizes = options.containsKey("sizes") ? Arrays.asList(options.get("sizes").split(",", -1))
+                : preset.sizes;
+        for (String size : sizes) {
+            DataSize.parse("--sizes", size);
+        }
+        List<String> strategies = options.containsKey("strategies")
+                ? Arrays.asList(options.get("strategies").split(",", -1)) : STRATEGIES;
+        for (String strategy : strategies) {
+            StrategySpec.parse("--strategies", strategy);
+        }
+        String codec = options.getOrDefault("codec", Workload.DEFAULT_CODEC);
+        ShuffleCodec.parse("--codec", codec);
+        String scale = options.getOrDefault("scale", preset.scale);
+        String tasks = options.getOrDefault("tasks", preset.tasks);
+        int warmups = count("--warmups", options.getOrDefault("warmups", String.valueOf(preset.warmups)), 0);
+        int iterations = count("--iterations", options.getOrDefault("iterations", String.valueOf(preset.iterations)), 1);
+        // Parses every size with the rest, so that a bad scale or task count is refused here, not in a fork.
+        Workload any = null;
+        for (String size : sizes) {
+            any = Workload.parse("--", size, scale, tasks, Workload.DEFAULT_PARTITIONS, Workload.DEFAULT_BATCHES,
+                    Workload.DEFAULT_BATCH_BYTES, Workload.DEFAULT_ROWS_PER_BATCH, Workload.DEFAULT_PARTITIONING,
+                    Workload.DEFAULT_KEYS, codec, Workload.DEFAULT_SEED, dev.sluice.core.input.SchemaSpec.DEFAULT);
+        }
+        out.printf(Locale.ROOT, "# %s: sizes %s; %s tasks at once (%s); scale %s%s; strategies %s; codec %s; %d warm-up "
+                        + "and %d measured waves per configuration%n", presetName, String.join(",", sizes), tasks,
+                options.containsKey("tasks") ? "given" : "this machine's processors", scale,
+                SeedScale.NAME.equals(scale) ? " (" + any.scaleReason + ")" : "", String.join(",", strategies), codec,
+                warmups, iterations);
+        long memoryLimit = SeedScale.memoryTotal();
+        for (String size : sizes) {
+            List<String> common = new ArrayList<>(List.of("-p", "size=" + size, "-p", "scale=" + scale, "-p",
+                    "tasks=" + tasks, "-p", "codec=" + codec, "-wi", String.valueOf(warmups), "-i",
+                    String.valueOf(iterations), "-f", "1", "-foe", "true"));
+            long weight = DataSize.parse("size", size).bytes() / 1_000_000 * (warmups + iterations);
+            List<String> raw = new ArrayList<>(List.of("RawWriteBenchmark"));
+            raw.addAll(common);
+            out.println(size + "-raw|" + weight / 4 + "|" + String.join(" ", raw));
+            for (String strategy : strategies) {
+                List<String> jmh = new ArrayList<>(List.of("ShuffleWriteBenchmark", "-p", "strategy=" + strategy));
+                jmh.addAll(common);
+                if (StrategySpec.parse("strategy", strategy).problem(memoryLimitless(codec)) != null) {
+                    // Upstream's skip-merge needs a host memory limit: the executor may use this machine's memory.
+                    jmh.addAll(List.of("-p", "memoryLimit=" + memoryLimit));
+                }
+                out.println(size + "-" + strategy.replaceAll("[:=]", "_") + "|" + weight + "|" + String.join(" ", jmh));
+            }
+        }
+        return 0;
+    }
+
+    private static dev.sluice.core.write.WriterConfig memoryLimitless(String codec) {
+        return dev.sluice.core.write.WriterConfig.builder().codec(ShuffleCodec.parse("codec", codec))
+                .outputDir(java.nio.file.Path.of(System.getProperty("java.io.tmpdir"))).build();
+    }
+
+    private static int count(String parameter, String text, int min) {
+        try {
+            int v = Integer.parseInt(text);
+            if (v >= min) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new InvalidParameterException(parameter, text, "an integer >= " + min);
+    }
+}

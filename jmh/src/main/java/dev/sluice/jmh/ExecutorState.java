@@ -1,0 +1,88 @@
+package dev.sluice.jmh;
+
+import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.run.DirtyPages;
+import dev.sluice.core.run.Wave;
+import dev.sluice.core.run.WaveResult;
+import dev.sluice.core.write.ShuffleExecutor;
+import dev.sluice.core.write.WriterConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The strategy's executor for the trial, its counted storage in a fresh directory, and the wave's task threads.
+ * ({@link IterationState} verifies every wave's outputs.)
+ */
+@State(Scope.Benchmark)
+public class ExecutorState {
+    /** Map outputs and scratch files go under this directory (a fresh subdirectory per trial). */
+    public static final String DIR_PROPERTY = "sluice.dir";
+
+    private Path dir;
+    private WriterConfig config;
+    private CountedStorage storage;
+    private ShuffleExecutor executor;
+    private Wave wave;
+    private InputState inputs;
+    private DirtyPages dirty;
+
+    @Setup(Level.Trial)
+    public void start(WriterState writers, InputState inputs, GateState gate) throws Exception {
+        this.inputs = inputs;
+        this.dirty = gate.dirty();
+        dir = Files.createTempDirectory(Paths.get(System.getProperty(DIR_PROPERTY, System.getProperty("java.io.tmpdir"))),
+                "sluice-jmh-");
+        config = writers.config(dir);
+        storage = new CountedStorage();
+        executor = writers.spec().createExecutor(config, storage, inputs.allocator());
+        wave = new Wave(inputs.input().size());
+    }
+
+    /** One wave of every task at once; the caller owns the result. */
+    public WaveResult runWave() throws Exception {
+        return wave.run(executor, inputs.input(), storage, dirty);
+    }
+
+    public CountedStorage storage() {
+        return storage;
+    }
+
+    public int tasks() {
+        return inputs.input().size();
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() throws IOException {
+        try {
+            if (wave != null) {
+                wave.close();
+            }
+        } finally {
+            try {
+                if (executor != null) {
+                    executor.close();
+                }
+            } finally {
+                deleteDirectory(dir);
+            }
+        }
+    }
+
+    static void deleteDirectory(Path dir) throws IOException {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.sluice.jmh;
+
+import dev.sluice.core.output.PartitionReader;
+import dev.sluice.core.run.MapTaskResult;
+import dev.sluice.core.run.ReduceRead;
+import dev.sluice.core.run.WaveResult;
+import dev.sluice.core.verify.OutputDigest;
+import dev.sluice.core.verify.VerificationResult;
+import dev.sluice.core.verify.Verifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * After each wave (outside its time): the reduce side reads every partition of every output, timed on its own (the
+ * seed's query total is the wave plus this read); every output is verified, the first wave's row by row against its
+ * reference, every later one by the bytes' digest against the first's, so that a strategy that writes wrong bytes
+ * fails instead of scoring; the iteration's figures go to {@link ShuffleIoProfiler}; and the outputs are removed, so
+ * that the next iteration starts from none.
+ */
+@State(Scope.Benchmark)
+public class IterationState {
+    private WaveResult wave;
+    /** Each task's output digest, from the first wave, once it was verified row by row. */
+    private List<OutputDigest> verified;
+
+    /** The benchmark hands over the wave it measured. */
+    void measured(WaveResult result) {
+        wave = result;
+    }
+
+    private static OutputDigest check(MapTaskResult task, boolean rowByRow, ExecutorState executor,
+                                      WriterState writers, InputState inputs) throws Exception {
+        try (PartitionReader reader = task.output.openReader(executor.storage())) {
+            if (rowByRow) {
+                VerificationResult rows = Verifier.verify(reader, task.input.reference, task.input.schema,
+                        writers.config().codec, inputs.allocator());
+                if (!rows.ok()) {
+                    throw new IllegalStateException("strategy " + writers.strategy + " wrote wrong bytes for map "
+                            + task.input.mapId + ": " + rows);
+                }
+            }
+            return OutputDigest.of(reader);
+        }
+    }
+
+    @TearDown(Level.Iteration)
+    public void readVerifyAndRemove(ExecutorState executor, GateState gate, WriterState writers, InputState inputs)
+            throws Exception {
+        if (wave == null) {
+            return;
+        }
+        try {
+            ReduceRead.Result read = ReduceRead.readAll(wave.outputs(), executor.storage());
+            verify(executor, writers, inputs);
+            IterationRecord.publish(new IterationRecord(wave.tasks.size(), wave.tasks.get(0).input.bytes,
+                    wave.tasks.get(0).input.batches, wave.wallNanos, wave.sumTaskNanos(),
+                    wave.slowestTaskNanos(), read.nanos, wave.io, wave.proc, wave.peakBufferedBytes(),
+                    wave.peakDirtyBytes, gate.settled()));
+        } finally {
+            wave.delete(executor.storage());
+            wave = null;
+        }
+    }
+
+    /** Checks every task's output, the tasks in parallel (this is outside the measured time, but not free). */
+    private void verify(ExecutorState executor, WriterState writers, InputState inputs) throws Exception {
+        boolean rowByRow = verified == null;
+        List<Future<OutputDigest>> checks = new ArrayList<>();
+        ExecutorService threads = Executors.newFixedThreadPool(Math.min(wave.tasks.size(),
+                Runtime.getRuntime().availableProcessors()));
+        List<OutputDigest> digests = new ArrayList<>();
+        try {
+            for (MapTaskResult task : wave.tasks) {
+                checks.add(threads.submit(() -> check(task, rowByRow, executor, writers, inputs)));
+            }
+            for (Future<OutputDigest> check : checks) {
+                try {
+                    digests.add(check.get());
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+                }
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        if (verified == null) {
+            verified = digests;
+            System.out.printf("%nsluice verify: %s, %d outputs verified row by row%n", writers.strategy, digests.size());
+            return;
+        }
+        for (int t = 0; t < digests.size(); t++) {
+            int p = digests.get(t).firstDifference(verified.get(t));
+            if (p >= 0) {
+                throw new IllegalStateException("strategy " + writers.strategy + " wrote different bytes for map " + t
+                        + ", partition " + p + ", than in its verified first wave");
+            }
+        }
+    }
+}
