@@ -19,6 +19,8 @@ Dirty + Writeback are back near idle. Writes into DIR:
   environment.json   JDK, cores, memory, kernel, file system and free space, /proc/sys/vm/dirty_*, git commit
   plan.txt           the matrix as run, with why its tasks and scale were chosen
   runs/, logs/       each configuration's own result and JMH output
+  verified/          digests of outputs verified row by row, so that the other strategies of a size, whose outputs
+                     must hold the same bytes, are verified by digest instead of decoding every row again
   report/report.md   the report (scripts/report.sh), with its PNG charts
 and ends by printing the report's path.
 
@@ -27,7 +29,9 @@ Presets (what the other options override):
   quick   small; one task per processor at the seed-equivalent scale; 1 warm-up, 3 measured waves
   seed    the seed report's experiment on this machine: small..xxlarge with the seed's 1 to 5 batches per task, one
           task per processor at the seed-equivalent scale, 200 partitions, round robin, lz4 (Spark's), the four
-          strategies above, 1 warm-up and 5 measured waves per configuration
+          strategies above, 1 warm-up and 5 measured waves per configuration (within 30 minutes on 2 cores, 24 GiB)
+quick and seed first measure the machine's own spread over the same iterations (NoiseFloorBenchmark: the same
+lz4 work in every iteration, no I/O), which the report sets against every configuration's error.
 
 Options:
   --preset NAME       smoke, quick or seed (default: quick)
@@ -99,7 +103,10 @@ for c in "${configs[@]}"; do
   echo "$script: [$i/$n] ${name#*-} (elapsed ${elapsed}s, $left)" >&2
   t0=$(date +%s)
   # shellcheck disable=SC2086 # the plan's arguments are words without spaces
-  if ! "$java" -jar "$jar" $args -rf json -rff "$out/runs/$name.json" > "$out/logs/$name.log" 2>&1; then
+  # verified/: a size's first strategy verifies its outputs row by row and records their digests; the others' equal
+  # bytes are then verified by digest (dev.sluice.core.verify.VerifiedDigests).
+  if ! "$java" "-Dsluice.verifiedDigests=$out/verified" -jar "$jar" $args -rf json -rff "$out/runs/$name.json" \
+      > "$out/logs/$name.log" 2>&1; then
     echo "$script: configuration ${name#*-} failed; the end of $out/logs/$name.log:" >&2
     tail -n 30 "$out/logs/$name.log" >&2
     exit 1

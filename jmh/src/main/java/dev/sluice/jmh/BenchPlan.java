@@ -25,7 +25,8 @@ import java.util.Map;
  * per map task, as many map tasks at once as this machine has processors (the seed ran 16 tasks on 16 writer
  * threads: one task per processor), at the seed-equivalent scale, 200 partitions, round robin, Spark's lz4, the
  * strategies at their upstream defaults plus {@code async:skipMerge=true} (given the machine's memory as its limit,
- * which upstream's skip-merge requires), and the raw-write reference at each size.
+ * which upstream's skip-merge requires), and the raw-write reference at each size; first, the machine's own spread
+ * over the same iterations ({@link NoiseFloorBenchmark}).
  */
 public final class BenchPlan {
     /** One preset's choices. */
@@ -35,13 +36,16 @@ public final class BenchPlan {
         final String tasks;
         final int warmups;
         final int iterations;
+        /** Whether the run measures the machine's own spread first ({@link NoiseFloorBenchmark}). */
+        final boolean noiseFloor;
 
-        Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations) {
+        Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor) {
             this.sizes = sizes;
             this.scale = scale;
             this.tasks = tasks;
             this.warmups = warmups;
             this.iterations = iterations;
+            this.noiseFloor = noiseFloor;
         }
     }
 
@@ -53,9 +57,9 @@ public final class BenchPlan {
     static Map<String, Preset> presets() {
         String cores = String.valueOf(Math.max(1, Math.min(16, Runtime.getRuntime().availableProcessors())));
         Map<String, Preset> presets = new LinkedHashMap<>();
-        presets.put("smoke", new Preset(List.of("tiny"), "1", "1", 0, 1));
-        presets.put("quick", new Preset(List.of("small"), SeedScale.NAME, cores, 1, 3));
-        presets.put("seed", new Preset(Arrays.asList(SEED_SIZES.split(",")), SeedScale.NAME, cores, 1, 5));
+        presets.put("smoke", new Preset(List.of("tiny"), "1", "1", 0, 1, false));
+        presets.put("quick", new Preset(List.of("small"), SeedScale.NAME, cores, 1, 3, true));
+        presets.put("seed", new Preset(Arrays.asList(SEED_SIZES.split(",")), SeedScale.NAME, cores, 1, 5, true));
         return presets;
     }
 
@@ -110,6 +114,11 @@ public final class BenchPlan {
                 SeedScale.NAME.equals(scale) ? " (" + any.scaleReason + ")" : "", String.join(",", strategies), codec,
                 warmups, iterations);
         long memoryLimit = SeedScale.memoryTotal();
+        if (preset.noiseFloor) {
+            // The same iterations of a constant job: the error no configuration can be expected to beat here.
+            out.println("noise-floor|" + 400 * (warmups + iterations) + "|NoiseFloorBenchmark -p tasks=" + tasks
+                    + " -wi " + warmups + " -i " + iterations + " -f 1 -foe true");
+        }
         for (String size : sizes) {
             List<String> common = new ArrayList<>(List.of("-p", "size=" + size, "-p", "scale=" + scale, "-p",
                     "tasks=" + tasks, "-p", "codec=" + codec, "-wi", String.valueOf(warmups), "-i",

@@ -5,10 +5,14 @@ import dev.sluice.core.run.MapTaskResult;
 import dev.sluice.core.run.ReduceRead;
 import dev.sluice.core.run.WaveResult;
 import dev.sluice.core.verify.OutputDigest;
+import dev.sluice.core.verify.Reference;
+import dev.sluice.core.verify.VerifiedDigests;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.core.verify.Verifier;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,6 +31,12 @@ import org.openjdk.jmh.annotations.TearDown;
  */
 @State(Scope.Benchmark)
 public class IterationState {
+    /**
+     * A directory where forks of one run share the digests of outputs they verified row by row (scripts/bench.sh sets
+     * it for its run); unset, every fork verifies its first wave row by row.
+     */
+    public static final String VERIFIED_DIGESTS_PROPERTY = "sluice.verifiedDigests";
+
     private WaveResult wave;
     /** Each task's output digest, from the first wave, once it was verified row by row. */
     private List<OutputDigest> verified;
@@ -72,7 +82,57 @@ public class IterationState {
 
     /** Checks every task's output, the tasks in parallel (this is outside the measured time, but not free). */
     private void verify(ExecutorState executor, WriterState writers, InputState inputs) throws Exception {
-        boolean rowByRow = verified == null;
+        if (verified == null) {
+            verified = verifyFirst(executor, writers, inputs);
+            return;
+        }
+        List<OutputDigest> digests = digests(false, executor, writers, inputs);
+        for (int t = 0; t < digests.size(); t++) {
+            int p = digests.get(t).firstDifference(verified.get(t));
+            if (p >= 0) {
+                throw new IllegalStateException("strategy " + writers.strategy + " wrote different bytes for map " + t
+                        + ", partition " + p + ", than in its verified first wave");
+            }
+        }
+    }
+
+    /**
+     * The first wave's outputs, row by row against their references; or, where {@value #VERIFIED_DIGESTS_PROPERTY}
+     * names a directory that holds outputs of this same input verified row by row by an earlier fork of the run, by
+     * comparing the bytes' digests with those ({@link VerifiedDigests} says why that is a verification).
+     */
+    private List<OutputDigest> verifyFirst(ExecutorState executor, WriterState writers, InputState inputs)
+            throws Exception {
+        String property = System.getProperty(VERIFIED_DIGESTS_PROPERTY, "");
+        VerifiedDigests cache = property.isBlank() ? null : new VerifiedDigests(Paths.get(property));
+        String key = null;
+        if (cache != null) {
+            List<Reference> references = new ArrayList<>();
+            for (MapTaskResult task : wave.tasks) {
+                references.add(task.input.reference);
+            }
+            key = VerifiedDigests.key(wave.tasks.get(0).input.schema, writers.config().codec, references);
+            Optional<List<OutputDigest>> known = cache.lookup(key);
+            if (known.isPresent()) {
+                List<OutputDigest> digests = digests(false, executor, writers, inputs);
+                if (digests.equals(known.get())) {
+                    System.out.printf("%nsluice verify: %s, %d outputs hold the bytes of outputs verified row by row "
+                            + "earlier in this run (%s)%n", writers.strategy, digests.size(), cache);
+                    return digests;
+                }
+            }
+        }
+        List<OutputDigest> digests = digests(true, executor, writers, inputs);
+        if (cache != null) {
+            cache.record(key, digests);
+        }
+        System.out.printf("%nsluice verify: %s, %d outputs verified row by row%n", writers.strategy, digests.size());
+        return digests;
+    }
+
+    /** Every task's output digest, checked row by row first if {@code rowByRow}. */
+    private List<OutputDigest> digests(boolean rowByRow, ExecutorState executor, WriterState writers,
+                                       InputState inputs) throws Exception {
         List<Future<OutputDigest>> checks = new ArrayList<>();
         ExecutorService threads = Executors.newFixedThreadPool(Math.min(wave.tasks.size(),
                 Runtime.getRuntime().availableProcessors()));
@@ -91,17 +151,6 @@ public class IterationState {
         } finally {
             threads.shutdownNow();
         }
-        if (verified == null) {
-            verified = digests;
-            System.out.printf("%nsluice verify: %s, %d outputs verified row by row%n", writers.strategy, digests.size());
-            return;
-        }
-        for (int t = 0; t < digests.size(); t++) {
-            int p = digests.get(t).firstDifference(verified.get(t));
-            if (p >= 0) {
-                throw new IllegalStateException("strategy " + writers.strategy + " wrote different bytes for map " + t
-                        + ", partition " + p + ", than in its verified first wave");
-            }
-        }
+        return digests;
     }
 }

@@ -83,23 +83,48 @@ public class RawWriteBenchmark extends RunSettings {
             });
         }
 
-        /** Bytes of map task 0's data file for this input and codec: every partition's stream, exactly. */
-        private static long dataFileBytes(Workload workload) throws IOException {
+        /**
+         * Bytes of map task 0's data file for this input and codec: every partition's stream, exactly. The records are
+         * serialized in as many slices as there are processors, at once, each with its own serializer (a serializer
+         * keeps scratch state), which halves the fork's set-up time here.
+         */
+        private static long dataFileBytes(Workload workload) throws Exception {
             try (BufferAllocator allocator = new RootAllocator();
                  TaskInput input = TaskInput.prepare(workload.inputSpec(), workload.partitioning, workload.partitions,
                          0, 0, allocator, b -> {})) {
-                RecordSerializer serializer = new RecordSerializer(input.schema, workload.codec, allocator);
-                Counting counting = new Counting();
-                boolean[] started = new boolean[workload.partitions];
-                for (ShuffleRecord record : input.records.records()) {
-                    started[record.partitionId()] = true;
-                    serializer.writeRecord(record.slice(), counting);
+                List<ShuffleRecord> records = input.records.records();
+                int slices = Math.max(1, Math.min(records.size(), Runtime.getRuntime().availableProcessors()));
+                ExecutorService counters = Executors.newFixedThreadPool(slices);
+                try {
+                    List<Future<Long>> counts = new ArrayList<>();
+                    for (int s = 0; s < slices; s++) {
+                        List<ShuffleRecord> slice = records.subList(records.size() * s / slices,
+                                records.size() * (s + 1) / slices);
+                        counts.add(counters.submit(() -> {
+                            RecordSerializer serializer = new RecordSerializer(input.schema, workload.codec, allocator);
+                            Counting counting = new Counting();
+                            for (ShuffleRecord record : slice) {
+                                serializer.writeRecord(record.slice(), counting);
+                            }
+                            return counting.bytes;
+                        }));
+                    }
+                    long total = 0;
+                    for (Future<Long> count : counts) {
+                        total += count.get(30, TimeUnit.MINUTES);
+                    }
+                    RecordSerializer serializer = new RecordSerializer(input.schema, workload.codec, allocator);
+                    boolean[] started = new boolean[workload.partitions];
+                    for (ShuffleRecord record : records) {
+                        started[record.partitionId()] = true;
+                    }
+                    for (boolean s : started) {
+                        total += s ? serializer.streamHeader().length + serializer.endOfStream().length : 0;
+                    }
+                    return total;
+                } finally {
+                    counters.shutdownNow();
                 }
-                long total = counting.bytes;
-                for (boolean s : started) {
-                    total += s ? serializer.streamHeader().length + serializer.endOfStream().length : 0;
-                }
-                return total;
             }
         }
 

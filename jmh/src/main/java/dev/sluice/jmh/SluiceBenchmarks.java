@@ -17,6 +17,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * need on the running JDK (JDK 24+ needs flags that JDK 17 refuses, so they cannot all sit in {@code @Fork}), a heap and
  * direct-memory cap sized to the configurations asked for ({@link ForkMemory}), and {@link ShuffleIoProfiler}, whose
  * figures every Sluice result carries. Flags given with {@code -jvmArgsAppend} are kept, after Sluice's, so they win.
+ * A {@code -Dsluice.verifiedDigests=DIR} given to this JVM goes to the forks ({@link IterationState}).
  */
 public final class SluiceBenchmarks {
     private SluiceBenchmarks() {}
@@ -50,6 +51,11 @@ public final class SluiceBenchmarks {
         }
         List<String> append = new ArrayList<>(JvmFlags.forFork(Runtime.version().feature()));
         append.addAll(forkMemory(cmd).flags());
+        // Given to this JVM (scripts/bench.sh does), it is handed on as one argument, whatever its path holds.
+        String verifiedDigests = System.getProperty(IterationState.VERIFIED_DIGESTS_PROPERTY);
+        if (verifiedDigests != null) {
+            append.add("-D" + IterationState.VERIFIED_DIGESTS_PROPERTY + "=" + verifiedDigests);
+        }
         if (cmd.getJvmArgsAppend().hasValue()) {
             append.addAll(cmd.getJvmArgsAppend().get());
         }

@@ -83,6 +83,21 @@ class ScriptsIT {
             }
         }
         assertTrue(Files.readString(BENCH.resolve("plan.txt")).startsWith("# smoke:"), "the plan as run");
+        // per-batch, the first strategy, verifies row by row; the others' equal bytes by the digests it recorded.
+        try (var entries = Files.list(BENCH.resolve("verified"))) {
+            assertEquals(1, entries.count(), "one input, one entry of verified digests");
+        }
+        StringBuilder logs = new StringBuilder();
+        try (var files = Files.list(BENCH.resolve("logs"))) {
+            for (Path log : files.sorted().collect(java.util.stream.Collectors.toList())) {
+                logs.append(Files.readString(log));
+            }
+        }
+        assertTrue(logs.indexOf("per-batch, 1 outputs verified row by row") >= 0, "per-batch verified row by row");
+        for (String strategy : List.of("buffered", "async", "async:skipMerge=true")) {
+            assertTrue(logs.indexOf(strategy + ", 1 outputs hold the bytes of outputs verified row by row") >= 0,
+                    strategy + " verified by digest");
+        }
         JsonNode env = new ObjectMapper().readTree(BENCH.resolve("environment.json").toFile());
         for (String key : List.of("jdk", "cores", "memory", "kernel", "fileSystem", "freeSpace", "vm.dirty_ratio",
                 "vm.dirty_background_ratio", "gitCommit")) {

@@ -37,6 +37,34 @@ public final class OutputDigest {
         return new OutputDigest(digests);
     }
 
+    /** One line: each partition's digest in hex, separated by spaces ({@link #parse} reads it back). */
+    public String format() {
+        StringBuilder line = new StringBuilder();
+        for (int p = 0; p < partitions.length; p++) {
+            line.append(p == 0 ? "" : " ").append(Long.toHexString(partitions[p]));
+        }
+        return line.toString();
+    }
+
+    /** Reads what {@link #format} wrote. */
+    public static OutputDigest parse(String line) {
+        String trimmed = line.trim();
+        if (trimmed.isEmpty()) {
+            return new OutputDigest(new long[0]);
+        }
+        String[] words = trimmed.split(" ");
+        long[] digests = new long[words.length];
+        for (int p = 0; p < words.length; p++) {
+            try {
+                digests[p] = Long.parseUnsignedLong(words[p], 16);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("not an output digest: partition " + p + " is '" + words[p] + "'",
+                        e);
+            }
+        }
+        return new OutputDigest(digests);
+    }
+
     /** The first partition whose bytes differ from {@code expected}'s, or -1 if none does. */
     public int firstDifference(OutputDigest expected) {
         if (expected.partitions.length != partitions.length) {

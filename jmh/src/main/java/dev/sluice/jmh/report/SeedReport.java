@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import org.apache.commons.math3.distribution.TDistribution;
 
 /**
  * A Markdown report in the shape of the seed report (RAPIDS shuffle-writer benchmark, PR-13724): its three tables
@@ -112,6 +113,33 @@ final class SeedReport {
     private Optional<JmhResults.Row> raw(String size) {
         return rows.stream().filter(r -> r.benchmarkClass().equals("RawWriteBenchmark") && r.param("size").equals(size))
                 .findFirst();
+    }
+
+    /** The machine's own spread over the same iterations, where the run measured it. */
+    private Optional<JmhResults.Row> noiseFloor() {
+        return rows.stream().filter(r -> r.benchmarkClass().equals("NoiseFloorBenchmark")).findFirst();
+    }
+
+    /** JMH's 99.9% error of a mean of {@code n} runs, as a multiple of the runs' coefficient of variation. */
+    static double errorPerCv(int n) {
+        return new TDistribution(n - 1).inverseCumulativeProbability(0.9995) / Math.sqrt(n);
+    }
+
+    /** The fewest runs whose 99.9% error is within {@code target} when their coefficient of variation is {@code cv}. */
+    static int runsFor(double target, double cv) {
+        for (int n = 2; n <= 10_000; n++) {
+            if (errorPerCv(n) * cv <= target) {
+                return n;
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    /** The runs' sample standard deviation over their mean. */
+    static double cv(List<Double> runs) {
+        double mean = runs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+        double squares = runs.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
+        return Math.sqrt(squares / (runs.size() - 1)) / mean;
     }
 
     /** Writes report.md and its charts into {@code dir}; returns the report's path. */
@@ -401,7 +429,41 @@ final class SeedReport {
             }
             raw(size).ifPresent(r -> out.printf("| %s | raw write | %s |%n", size, runsText(r.runs)));
         }
+        noiseFloor().ifPresent(r -> out.printf("| (machine) | constant work, no I/O | %s |%n", runsText(r.runs)));
         out.println();
+        noiseFloor().filter(r -> r.samples >= 2).ifPresent(r -> {
+            double cv = cv(r.runs);
+            double k = errorPerCv(r.samples);
+            out.printf(Locale.ROOT, "Why: the machine itself. NoiseFloorBenchmark did exactly the same work in every "
+                            + "iteration (%s threads, as many as the wave's tasks, each compressing the same 64 MiB "
+                            + "with lz4 %s times; no I/O, no allocation): %.2f ± %.2f s, an error of %.1f%% of its "
+                            + "mean, its iterations' coefficient of variation %.1f%%. With %d measured iterations "
+                            + "JMH's 99.9%% error is %.2f times their coefficient of variation (Student's t), so 3%% "
+                            + "needs a variation within %.2f%%, 5%% within %.2f%%. At this machine's %.1f%%, 3%% "
+                            + "would take %s measured iterations per configuration and 5%% %s; the measured waves of "
+                            + "one iteration of every configuration above take %.0f s together, so 3%% would "
+                            + "mean %s minutes of measured waves alone.%n%n",
+                    r.param("tasks"), r.param("rounds"), r.score / 1000, r.error / 1000, 100 * r.error / r.score,
+                    100 * cv, r.samples, k, 100 * TARGET / k, 100 * FLAG / k, 100 * cv, count(runsFor(TARGET, cv)),
+                    count(runsFor(FLAG, cv)), oneIterationOfEverything() / 1000,
+                    runsFor(TARGET, cv) == Integer.MAX_VALUE ? "countless" : String.format(Locale.ROOT, "%.0f",
+                            runsFor(TARGET, cv) * oneIterationOfEverything() / 60_000));
+        });
+    }
+
+    private static String count(int n) {
+        return n == Integer.MAX_VALUE ? "more than 10000" : String.valueOf(n);
+    }
+
+    /** The mean wave times of every write and raw-write configuration, summed (ms). */
+    private double oneIterationOfEverything() {
+        double sum = 0;
+        for (JmhResults.Row r : rows) {
+            if (!r.benchmarkClass().equals("NoiseFloorBenchmark")) {
+                sum += r.score;
+            }
+        }
+        return sum;
     }
 
     private static String runsText(List<Double> runs) {
@@ -480,6 +542,9 @@ final class SeedReport {
         int unmeasured = 0;
         double worst = 0;
         for (JmhResults.Row r : rows) {
+            if (r.benchmarkClass().equals("NoiseFloorBenchmark")) {
+                continue;
+            }
             double rel = r.error / r.score;
             total++;
             if (Double.isNaN(rel)) {
@@ -493,7 +558,10 @@ final class SeedReport {
         lines.add(unmeasured == total ? "Precision: one measured wave per configuration, so no error to state."
                 : String.format(Locale.ROOT, "Precision: %d of %d configurations within 3%% (JMH's 99.9%% error of the "
                 + "mean), %d past 5%%; the worst %.1f%%%s. Section 3.5 shows every wave.", within, total, flagged,
-                100 * worst, unmeasured > 0 ? "; " + unmeasured + " with one wave and no error" : ""));
+                100 * worst, unmeasured > 0 ? "; " + unmeasured + " with one wave and no error" : "")
+                + noiseFloor().filter(r -> r.samples >= 2).map(r -> String.format(Locale.ROOT, " The same work in "
+                        + "every iteration, with no I/O, measured on this machine in the same run: %.1f%%.",
+                        100 * r.error / r.score)).orElse(""));
         return lines;
     }
 
