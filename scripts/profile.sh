@@ -10,8 +10,11 @@ Usage: scripts/profile.sh --strategy S --size Z [--tasks N] [--scale F] [--memor
 
 Runs ShuffleWriteBenchmark for one strategy and size (a wave of --tasks map tasks, 200 partitions, round robin,
 lz4-block, the seed's batches per task; 1 warm-up and --iterations measured waves, 1 by default)
-under async-profiler, whose library comes from the tools.profiler:async-profiler Maven jar (unpacked by the build),
-and prints the paths of the flame graphs (HTML, forward and reverse).
+under async-profiler, whose library comes from the tools.profiler:async-profiler Maven jar (unpacked by the build).
+Only the measured waves are profiled (dev.sluice.jmh.WaveProfiler): not input generation, the flush before each
+wave, the reduce-side read, verification or removal. Writes TRIAL-flame.html, TRIAL-flame-reverse.html and
+TRIAL-collapsed.txt (one line per stack with its samples; TRIAL is strategy-size-Ntasks) into the output
+directory, prints the frames with the most samples of their own, and ends with the paths of the three files.
 
 Options:
   --strategy S   writer strategy spec, NAME or NAME:key=value:... (see: scripts/sluice strategies)
@@ -55,13 +58,21 @@ out="${out:-$root/jmh/target/profile/${strategy//[:=]/_}-$size-$event}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 echo "$script: profiling $strategy at $size ($event) into $out" >&2
+rm -f "$out"/*-flame.html "$out"/*-flame-reverse.html "$out"/*-collapsed.txt
 if ! "$java" -jar "$jar" ShuffleWriteBenchmark -p "strategy=$strategy" -p "size=$size" -p "tasks=$tasks" \
     -p "scale=$scale" -p "memoryLimit=$limit" -wi 1 -i "$iterations" -f 1 -foe true \
-    -prof "async:libPath=$lib;output=flamegraph;event=$event;dir=$out" > "$out/jmh.log" 2>&1; then
+    -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints" \
+    -prof "dev.sluice.jmh.WaveProfiler:libPath=$lib;event=$event;dir=$out" > "$out/jmh.log" 2>&1; then
   echo "$script: the run failed; the end of $out/jmh.log:" >&2
   tail -n 30 "$out/jmh.log" >&2
   exit 1
 fi
-found="$(find "$out" -name '*.html' | sort)"
-[[ -n "$found" ]] || { echo "$script: async-profiler wrote no flame graph; see $out/jmh.log" >&2; exit 1; }
-echo "$found"
+files=("$out"/*-flame.html "$out"/*-flame-reverse.html "$out"/*-collapsed.txt)
+for f in "${files[@]}"; do
+  [[ -s "$f" ]] || { echo "$script: async-profiler wrote no ${f##*/}; see $out/jmh.log" >&2; exit 1; }
+done
+# The frames with the most samples of their own (the last frame of each stack), in % of all samples.
+awk '{ n = $NF; $NF = ""; sub(/ $/, ""); k = split($0, f, ";"); self[f[k]] += n; total += n }
+     END { for (x in self) printf "%6.1f%%  %s\n", 100 * self[x] / total, x }' "${files[2]}" \
+  | sort -rn | head -n 15 >&2
+printf '%s\n' "${files[@]}"

@@ -12,7 +12,13 @@ import org.openjdk.jmh.annotations.Benchmark;
 public class ShuffleWriteBenchmark extends RunSettings {
     @Benchmark
     public WaveResult wave(ExecutorState executor, GateState gate, IterationState iteration) throws Exception {
-        WaveResult result = executor.runWave();
+        WaveResult result;
+        WaveWindow.opened();
+        try {
+            result = executor.runWave();
+        } finally {
+            WaveWindow.closed();
+        }
         iteration.measured(result);
         return result;
     }

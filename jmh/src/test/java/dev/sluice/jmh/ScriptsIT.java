@@ -140,6 +140,25 @@ class ScriptsIT {
 
     @Test
     @Order(4)
+    @Timeout(180)
+    void profileShProfilesTheMeasuredWavesIntoFlameGraphsAndCollapsedStacks() throws Exception {
+        Path out = WORK.resolve("profile");
+        deleteRecursively(out);
+        Run r = run("scripts/profile.sh", "--strategy", "buffered", "--size", "tiny", "--scale", "8", "--iterations",
+                "3", "--out", out.toString());
+        assertEquals(0, r.status, r.err);
+        List<String> files = List.of("buffered-tiny-1tasks-flame.html", "buffered-tiny-1tasks-flame-reverse.html",
+                "buffered-tiny-1tasks-collapsed.txt");
+        assertEquals(files.stream().map(f -> out.resolve(f).toString()).collect(java.util.stream.Collectors.toList()),
+                Arrays.asList(r.out.trim().split("\n")));
+        for (String file : files) {
+            assertTrue(Files.size(out.resolve(file)) > 0, file + " is empty");
+        }
+        assertTrue(r.err.contains("%"), "the frames with the most samples: " + r.err);
+    }
+
+    @Test
+    @Order(5)
     void scriptsRefuseBadArgumentsWithExitStatus2() throws Exception {
         for (String[] bad : List.of(
                 new String[] {"scripts/bench.sh", "--preset", "huge"},
