@@ -11,7 +11,8 @@ Usage: scripts/bench.sh [--preset smoke|quick|seed] [--strategies a,b] [--sizes 
                         [--tasks N] [--codec C] [--warmups N] [--iterations N] [--jdk PATH] [--out DIR]
 
 Runs ShuffleWriteBenchmark (one operation is one wave: N map tasks written at once on one executor) for every size x
-strategy, and RawWriteBenchmark (the storage's reference: N sequential writes of the data files' size) for every size,
+strategy, and RawWriteBenchmark (the storage's reference: N sequential writes of the data files' size, as the size's
+first strategy committed them) for every size,
 one JMH fork per configuration, and prints progress (configuration i of n, elapsed, estimated time left). Before every
 measured wave the previous outputs are gone, dirty data is flushed (sync) and the run waits until the page cache's
 Dirty + Writeback are back near idle. Writes into DIR:
@@ -40,7 +41,8 @@ Options:
   --scale F           a factor > 0, or seed-equivalent (tasks x size / this machine's memory as the seed's)
   --tasks N           map tasks written at once (default: the preset's)
   --codec C           none, lz4-frame or lz4-block (default: lz4-block, Spark's lz4)
-  --warmups N         warm-up waves per configuration (default: the preset's)
+  --warmups N         warm-up waves per configuration (default: the preset's); a warm-up wave writes every record cut
+                      to its first quarter (the same code, a fraction of the time) and is not verified
   --iterations N      measured waves per configuration (default: the preset's)
   --jdk PATH          JDK to build and run with (default: JAVA_HOME, else java on PATH)
   --out DIR           output directory, created; must not hold a previous run (default: jmh/target/bench/PRESET-TIME)
@@ -101,6 +103,15 @@ for c in "${configs[@]}"; do
     left="time left unknown yet"
   fi
   echo "$script: [$i/$n] ${name#*-} (elapsed ${elapsed}s, $left)" >&2
+  # An argument @KEY:NAME is configuration NAME's result KEY (e.g. the raw write's size is the data file's size).
+  while [[ "$args" =~ @([A-Za-z.]+):([A-Za-z0-9_.-]+) ]]; do
+    ref="${BASH_REMATCH[0]}" key="${BASH_REMATCH[1]}" from="${BASH_REMATCH[2]}"
+    from_json="$(ls "$out"/runs/[0-9][0-9]-"$from".json 2>/dev/null | head -n 1)"
+    [[ -n "$from_json" ]] || { echo "$script: $ref: configuration $from has no result yet" >&2; exit 1; }
+    value="$(report_tools metric "$from_json" "$key")" || { echo "$script: $ref: $value" >&2; exit 1; }
+    args="${args//"$ref"/$value}"
+    echo "$script:   $ref = $value" >&2
+  done
   t0=$(date +%s)
   # shellcheck disable=SC2086 # the plan's arguments are words without spaces
   # verified/: a size's first strategy verifies its outputs row by row and records their digests; the others' equal

@@ -19,7 +19,8 @@ import java.util.Map;
  * codec and default comes from the code the benchmarks run: one line per configuration, each one JMH run in its own
  * fork. {@code java -cp benchmarks.jar dev.sluice.jmh.BenchPlan [options]} prints a header line ({@code #} and what
  * was chosen and why) and then {@code name|weight|jmh arguments} lines; a bad option exits with status 2 and a
- * message naming it.
+ * message naming it. An argument {@code @KEY:NAME} stands for the secondary result KEY of configuration NAME, which
+ * runs before it.
  *
  * <p>The seed preset is the seed report's experiment on this machine: the seed's five sizes with its 1 to 5 batches
  * per map task, as many map tasks at once as this machine has processors (the seed ran 16 tasks on 16 writer
@@ -108,7 +109,7 @@ public final class BenchPlan {
                     Workload.DEFAULT_BATCH_BYTES, Workload.DEFAULT_ROWS_PER_BATCH, Workload.DEFAULT_PARTITIONING,
                     Workload.DEFAULT_KEYS, codec, Workload.DEFAULT_SEED, dev.sluice.core.input.SchemaSpec.DEFAULT);
         }
-        out.printf(Locale.ROOT, "# %s: sizes %s; %s tasks at once (%s); scale %s%s; strategies %s; codec %s; %d warm-up "
+        out.printf(Locale.ROOT, "# %s: sizes %s; %s tasks at once (%s); scale %s%s; strategies %s; codec %s; %d warm-up (of a quarter of every record) "
                         + "and %d measured waves per configuration%n", presetName, String.join(",", sizes), tasks,
                 options.containsKey("tasks") ? "given" : "this machine's processors", scale,
                 SeedScale.NAME.equals(scale) ? " (" + any.scaleReason + ")" : "", String.join(",", strategies), codec,
@@ -124,9 +125,7 @@ public final class BenchPlan {
                     "tasks=" + tasks, "-p", "codec=" + codec, "-wi", String.valueOf(warmups), "-i",
                     String.valueOf(iterations), "-f", "1", "-foe", "true"));
             long weight = DataSize.parse("size", size).bytes() / 1_000_000 * (warmups + iterations);
-            List<String> raw = new ArrayList<>(List.of("RawWriteBenchmark"));
-            raw.addAll(common);
-            out.println(size + "-raw|" + weight / 4 + "|" + String.join(" ", raw));
+            String first = null;
             for (String strategy : strategies) {
                 List<String> jmh = new ArrayList<>(List.of("ShuffleWriteBenchmark", "-p", "strategy=" + strategy));
                 jmh.addAll(common);
@@ -134,8 +133,16 @@ public final class BenchPlan {
                     // Upstream's skip-merge needs a host memory limit: the executor may use this machine's memory.
                     jmh.addAll(List.of("-p", "memoryLimit=" + memoryLimit));
                 }
-                out.println(size + "-" + strategy.replaceAll("[:=]", "_") + "|" + weight + "|" + String.join(" ", jmh));
+                String name = size + "-" + strategy.replaceAll("[:=]", "_");
+                first = first == null ? name : first;
+                out.println(name + "|" + weight + "|" + String.join(" ", jmh));
             }
+            // The raw write of as many bytes as the first strategy's data files held: scripts/bench.sh puts that
+            // run's wave.dataBytesPerTask in place of the @ reference.
+            List<String> raw = new ArrayList<>(List.of("RawWriteBenchmark", "-p", "fileBytes="
+                    + (first == null ? RawWriteBenchmark.COMPUTED : "@wave.dataBytesPerTask:" + first)));
+            raw.addAll(common);
+            out.println(size + "-raw|" + weight / 4 + "|" + String.join(" ", raw));
         }
         return 0;
     }

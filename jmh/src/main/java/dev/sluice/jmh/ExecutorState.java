@@ -17,6 +17,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * The strategy's executor for the trial, its counted storage in a fresh directory, and the wave's task threads.
@@ -34,6 +36,7 @@ public class ExecutorState {
     private Wave wave;
     private InputState inputs;
     private DirtyPages dirty;
+    private boolean warmingUp;
 
     @Setup(Level.Trial)
     public void start(WriterState writers, InputState inputs, GateState gate) throws Exception {
@@ -47,9 +50,15 @@ public class ExecutorState {
         wave = new Wave(inputs.input().size());
     }
 
-    /** One wave of every task at once; the caller owns the result. */
+    /** Whether this iteration is a warm-up, which writes the inputs' warm-up copies. */
+    @Setup(Level.Iteration)
+    public void iteration(IterationParams params) {
+        warmingUp = params.getType() == IterationType.WARMUP;
+    }
+
+    /** One wave of every task at once (of the warm-up copies in a warm-up iteration); the caller owns the result. */
     public WaveResult runWave() throws Exception {
-        return wave.run(executor, inputs.input(), storage, dirty);
+        return wave.run(executor, warmingUp ? inputs.warmUp() : inputs.input(), storage, dirty);
     }
 
     public CountedStorage storage() {

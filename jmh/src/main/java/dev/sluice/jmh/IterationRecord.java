@@ -19,6 +19,8 @@ final class IterationRecord {
     /** Bytes of Arrow input per task, and its batches. */
     final long inputBytes;
     final int batches;
+    /** Bytes of the data files (or segment catalogs) the wave committed, over all tasks. */
+    final long dataBytes;
     final long waveNanos;
     final long sumTaskNanos;
     final long slowestTaskNanos;
@@ -29,11 +31,13 @@ final class IterationRecord {
     final long peakDirtyBytes;
     final DirtyPages.Settled gate;
 
-    IterationRecord(int tasks, long inputBytes, int batches, long waveNanos, long sumTaskNanos, long slowestTaskNanos, long readNanos, IoSnapshot io,
-                    Optional<ProcSelfIo> proc, long peakBufferedBytes, long peakDirtyBytes, DirtyPages.Settled gate) {
+    IterationRecord(int tasks, long inputBytes, int batches, long dataBytes, long waveNanos, long sumTaskNanos,
+                    long slowestTaskNanos, long readNanos, IoSnapshot io, Optional<ProcSelfIo> proc,
+                    long peakBufferedBytes, long peakDirtyBytes, DirtyPages.Settled gate) {
         this.tasks = tasks;
         this.inputBytes = inputBytes;
         this.batches = batches;
+        this.dataBytes = dataBytes;
         this.waveNanos = waveNanos;
         this.sumTaskNanos = sumTaskNanos;
         this.slowestTaskNanos = slowestTaskNanos;

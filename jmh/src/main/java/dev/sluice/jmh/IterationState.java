@@ -21,13 +21,16 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
- * After each wave (outside its time): the reduce side reads every partition of every output, timed on its own (the
- * seed's query total is the wave plus this read); every output is verified, the first wave's row by row against its
- * reference, every later one by the bytes' digest against the first's, so that a strategy that writes wrong bytes
- * fails instead of scoring; the iteration's figures go to {@link ShuffleIoProfiler}; and the outputs are removed, so
- * that the next iteration starts from none.
+ * After each measured wave (outside its time): the reduce side reads every partition of every output, timed on its
+ * own (the seed's query total is the wave plus this read); every output is verified, the first measured wave's row by
+ * row against its reference, every later one by the bytes' digest against the first's, so that a strategy that
+ * writes wrong bytes fails instead of scoring; the iteration's figures go to {@link ShuffleIoProfiler}; and the
+ * outputs are removed, so that the next iteration starts from none. A warm-up wave's outputs (of the inputs' warm-up
+ * copies, see {@link InputState}) are only removed.
  */
 @State(Scope.Benchmark)
 public class IterationState {
@@ -62,16 +65,20 @@ public class IterationState {
     }
 
     @TearDown(Level.Iteration)
-    public void readVerifyAndRemove(ExecutorState executor, GateState gate, WriterState writers, InputState inputs)
-            throws Exception {
+    public void readVerifyAndRemove(ExecutorState executor, GateState gate, WriterState writers, InputState inputs,
+                                    IterationParams params) throws Exception {
         if (wave == null) {
             return;
         }
         try {
+            if (params.getType() == IterationType.WARMUP) {
+                return; // a warm-up copy's output: removed below, neither read nor verified, as it is not measured
+            }
             ReduceRead.Result read = ReduceRead.readAll(wave.outputs(), executor.storage());
             verify(executor, writers, inputs);
             IterationRecord.publish(new IterationRecord(wave.tasks.size(), wave.tasks.get(0).input.bytes,
-                    wave.tasks.get(0).input.batches, wave.wallNanos, wave.sumTaskNanos(),
+                    wave.tasks.get(0).input.batches, wave.outputs().stream().mapToLong(o -> o.totalBytes()).sum(),
+                    wave.wallNanos, wave.sumTaskNanos(),
                     wave.slowestTaskNanos(), read.nanos, wave.io, wave.proc, wave.peakBufferedBytes(),
                     wave.peakDirtyBytes, gate.settled()));
         } finally {

@@ -1,5 +1,6 @@
 package dev.sluice.jmh;
 
+import dev.sluice.core.InvalidParameterException;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.IoSnapshot;
 import dev.sluice.core.io.ProcSelfIo;
@@ -42,12 +43,22 @@ import org.openjdk.jmh.annotations.TearDown;
  */
 public class RawWriteBenchmark extends RunSettings {
     static final int WRITE_SIZE = 4 << 20;
+    static final String COMPUTED = "computed";
 
     /** The raw writes of one trial: their size, their threads, their files. */
     @State(Scope.Benchmark)
     public static class RawWrites {
         @Param({"false"})
         public boolean sync;
+
+        /**
+         * Bytes each thread writes: {@value #COMPUTED}, a map task's data file for this input and codec, computed by
+         * generating and serializing task 0's input; or a count, e.g. the {@code wave.dataBytesPerTask} a strategy
+         * committed for the same workload ({@code scripts/bench.sh} passes its baseline's, which saves generating the
+         * input once more).
+         */
+        @Param({COMPUTED})
+        public String fileBytes;
 
         private CountedStorage storage;
         private Path dir;
@@ -65,8 +76,20 @@ public class RawWriteBenchmark extends RunSettings {
             tasks = workload.tasks;
             inputBytes = workload.taskBytes();
             batches = workload.batchesPerTask();
-            bytes = dataFileBytes(workload);
-            System.out.printf("sluice raw write: %d tasks x %d bytes in %d-byte writes%n", tasks, bytes, WRITE_SIZE);
+            if (COMPUTED.equals(fileBytes)) {
+                bytes = dataFileBytes(workload);
+            } else {
+                try {
+                    bytes = Long.parseLong(fileBytes.trim());
+                } catch (NumberFormatException e) {
+                    bytes = -1;
+                }
+                if (bytes < 1) {
+                    throw new InvalidParameterException("fileBytes", fileBytes, COMPUTED + " or a byte count >= 1");
+                }
+            }
+            System.out.printf("sluice raw write: %d tasks x %d bytes (%s) in %d-byte writes%n", tasks, bytes,
+                    COMPUTED.equals(fileBytes) ? "a data file of this input, computed" : "given", WRITE_SIZE);
             dir = Files.createTempDirectory(Paths.get(System.getProperty(ExecutorState.DIR_PROPERTY,
                     System.getProperty("java.io.tmpdir"))), "sluice-raw-");
             chunk = ByteBuffer.allocateDirect(WRITE_SIZE);
@@ -190,7 +213,7 @@ public class RawWriteBenchmark extends RunSettings {
             peakDirty = sampler.peak();
         }
         Optional<ProcSelfIo> procAfter = ProcSelfIo.read();
-        IterationRecord.publish(new IterationRecord(raw.tasks, raw.inputBytes, raw.batches, wall, sum, slowest, 0,
+        IterationRecord.publish(new IterationRecord(raw.tasks, raw.inputBytes, raw.batches, raw.bytes * raw.tasks, wall, sum, slowest, 0,
                 raw.storage.counters().snapshot().since(before),
                 procBefore.isPresent() && procAfter.isPresent() ? Optional.of(procAfter.get().since(procBefore.get()))
                         : Optional.empty(), WRITE_SIZE, peakDirty, gate.settled()));

@@ -10,7 +10,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The run settings every Sluice benchmark shares, in one place: single-shot waves, as the seed report timed each run
- * of its query once; one warm-up and five measured waves per fork, one fork per configuration (the command line's
+ * of its query once; one warm-up and five measured waves per fork, one fork per configuration (a write benchmark's
+ * warm-up wave writes every record cut to its first quarter, see {@link InputState}; the command line's
  * {@code -wi}, {@code -i}, {@code -f} override them; {@code scripts/bench.sh} chooses them per configuration). The JVM
  * flags of the forks come from {@link SluiceBenchmarks}, which sizes the heap to the configuration.
  */

@@ -20,7 +20,8 @@ import org.openjdk.jmh.results.ScalarResult;
  * figures besides its time, as secondary results (under {@code secondaryMetrics} in {@code -rf json}), averaged over
  * iterations unless they say otherwise.
  *
- * <p>The wave: {@code wave.tasks}, {@code wave.inputBytesPerTask}, {@code wave.batchesPerTask}. The seed report's
+ * <p>The wave: {@code wave.tasks}, {@code wave.inputBytesPerTask}, {@code wave.batchesPerTask},
+ * {@code wave.dataBytesPerTask} (bytes of the data file, or segment catalog, per task). The seed report's
  * tables: {@code wave.sumTaskMillis} (sum of the map task durations), {@code wave.slowestTaskMillis},
  * {@code query.readMillis} (the reduce-side read of every partition), {@code query.totalMillis} (the wave plus that
  * read). Per map task: {@code io.writeCalls}, {@code io.bytesWritten}, {@code io.committedBytes},
@@ -60,6 +61,7 @@ public final class ShuffleIoProfiler implements InternalProfiler {
         out.add(avg("wave.tasks", r.tasks, "tasks"));
         out.add(avg("wave.inputBytesPerTask", r.inputBytes, "B"));
         out.add(avg("wave.batchesPerTask", r.batches, "batches"));
+        out.add(avg("wave.dataBytesPerTask", (double) r.dataBytes / r.tasks, "B"));
         out.add(avg("wave.sumTaskMillis", r.sumTaskNanos / 1e6, "ms"));
         out.add(avg("wave.slowestTaskMillis", r.slowestTaskNanos / 1e6, "ms"));
         out.add(avg("query.readMillis", r.readNanos / 1e6, "ms"));

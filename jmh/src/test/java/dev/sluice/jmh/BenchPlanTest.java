@@ -28,8 +28,10 @@ class BenchPlanTest {
         List<String> configs = lines.stream().skip(1).map(l -> l.split("\\|")[0]).collect(Collectors.toList());
         assertEquals("noise-floor", configs.get(0));
         assertEquals(1 + 5 * 5, configs.size(), String.valueOf(configs));
-        assertEquals(List.of("small-raw", "small-per-batch", "small-buffered", "small-async",
-                "small-async_skipMerge_true"), configs.subList(1, 6));
+        assertEquals(List.of("small-per-batch", "small-buffered", "small-async", "small-async_skipMerge_true",
+                "small-raw"), configs.subList(1, 6));
+        String raw = lines.stream().filter(l -> l.startsWith("small-raw|")).findFirst().orElseThrow();
+        assertTrue(raw.contains("RawWriteBenchmark -p fileBytes=@wave.dataBytesPerTask:small-per-batch "), raw);
         String noise = lines.get(1).split("\\|")[2];
         assertTrue(noise.startsWith("NoiseFloorBenchmark -p tasks=") && noise.contains("-wi 1 -i 5"), noise);
         String skipMerge = lines.stream().filter(l -> l.startsWith("xxlarge-async_skipMerge_true|")).findFirst()

@@ -3,8 +3,6 @@ package dev.sluice.core.input;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
-import net.jpountz.xxhash.XXHash64;
-import net.jpountz.xxhash.XXHashFactory;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -17,7 +15,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * partition read back matches its reference exactly when the same rows arrive in the same order.
  */
 public final class RowDigest {
-    private static final XXHash64 XXHASH = XXHashFactory.fastestJavaInstance().hash64();
     private static final long NULL_VALUE = 0x6e756c6c6e756c6cL;
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
@@ -82,10 +79,28 @@ public final class RowDigest {
             } else {
                 int start = offsets.getInt(i * 4);
                 int end = offsets.getInt((i + 1) * 4);
-                value = end == start ? 0 : XXHASH.hash(bytes, start, end - start, 0);
+                value = end == start ? 0 : hashBytes(bytes, start, end);
             }
             out[i] = Mix.mix64(out[i] * 31 + (value ^ salt));
         }
+    }
+
+    /**
+     * A 64-bit hash of {@code bytes[start, end)}: eight bytes at a time, multiplied and rotated in, then the tail, then
+     * SplitMix64's finalizer. Values are short (a few to a few dozen bytes), where XXHash64's per-call set-up cost
+     * more than the hashing itself (it was a third of the time spent making an input).
+     */
+    static long hashBytes(ByteBuffer bytes, int start, int end) {
+        long h = (end - start) * 0x9e3779b97f4a7c15L;
+        int i = start;
+        for (; i + Long.BYTES <= end; i += Long.BYTES) {
+            h = Long.rotateLeft((h ^ bytes.getLong(i)) * 0xbf58476d1ce4e5b9L, 31);
+        }
+        long tail = 0;
+        for (int shift = 0; i < end; i++, shift += 8) {
+            tail |= (bytes.get(i) & 0xffL) << shift;
+        }
+        return Mix.mix64((h ^ tail) * 0x94d049bb133111ebL);
     }
 
     private static ByteBuffer view(ArrowBuf buffer) {

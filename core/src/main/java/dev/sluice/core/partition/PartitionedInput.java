@@ -85,6 +85,27 @@ public final class PartitionedInput implements AutoCloseable {
         }
     }
 
+    /**
+     * The same records, each cut to its first {@code 1/divisor} of rows (at least one): the same partitions and
+     * record count, a fraction of the bytes. The cuts share this input's buffers and own only their slices.
+     */
+    public PartitionedInput prefixes(int divisor) {
+        if (divisor < 1) {
+            throw new IllegalArgumentException("divisor must be >= 1, not " + divisor);
+        }
+        List<ShuffleRecord> cut = new ArrayList<>();
+        try {
+            for (ShuffleRecord record : records) {
+                cut.add(new ShuffleRecord(record.partitionId(),
+                        record.slice().slice(0, Math.max(1, record.rows() / divisor))));
+            }
+        } catch (RuntimeException | Error e) {
+            closeAll(cut);
+            throw e;
+        }
+        return new PartitionedInput(numPartitions, cut);
+    }
+
     public int numPartitions() {
         return numPartitions;
     }

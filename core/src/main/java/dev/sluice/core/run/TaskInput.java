@@ -21,6 +21,7 @@ public final class TaskInput implements AutoCloseable {
     public final InputSpec spec;
     public final Schema schema;
     public final PartitionedInput records;
+    /** What each partition must hold; null for a {@link #warmUp warm-up copy}, which is not verified. */
     public final Reference reference;
     public final String fingerprint;
     public final long rows;
@@ -29,16 +30,22 @@ public final class TaskInput implements AutoCloseable {
 
     private TaskInput(int shuffleId, long mapId, InputSpec spec, MapTaskInput input, PartitionedInput records,
                       Reference reference) {
+        this(shuffleId, mapId, spec, input.schema(), records, reference, input.fingerprint(), input.rows(),
+                input.bytes(), input.batches().size());
+    }
+
+    private TaskInput(int shuffleId, long mapId, InputSpec spec, Schema schema, PartitionedInput records,
+                      Reference reference, String fingerprint, long rows, long bytes, int batches) {
         this.shuffleId = shuffleId;
         this.mapId = mapId;
         this.spec = spec;
-        this.schema = input.schema();
+        this.schema = schema;
         this.records = records;
         this.reference = reference;
-        this.fingerprint = input.fingerprint();
-        this.rows = input.rows();
-        this.bytes = input.bytes();
-        this.batches = input.batches().size();
+        this.fingerprint = fingerprint;
+        this.rows = rows;
+        this.bytes = bytes;
+        this.batches = batches;
     }
 
     /** Generates, partitions and references the input of map task {@code mapId}; reports bytes generated. */
@@ -50,6 +57,23 @@ public final class TaskInput implements AutoCloseable {
                     allocator);
             return new TaskInput(shuffleId, mapId, spec, input, records, reference.build());
         }
+    }
+
+    /**
+     * A warm-up copy of this input: every record cut to its first {@code 1/divisor} of rows, so a wave of it runs the
+     * same code over the same partitions and records for a fraction of the time. It has no reference (what it writes
+     * is not verified) and shares this input's rows; closing it releases only its slices.
+     */
+    public TaskInput warmUp(int divisor) {
+        PartitionedInput cut = records.prefixes(divisor);
+        long cutRows = 0;
+        long cutBytes = 0;
+        for (var record : cut.records()) {
+            cutRows += record.rows();
+            cutBytes += record.bytes();
+        }
+        return new TaskInput(shuffleId, mapId, spec, schema, cut, null, "warm-up 1/" + divisor + " of " + fingerprint,
+                cutRows, cutBytes, batches);
     }
 
     public MapTask task() {

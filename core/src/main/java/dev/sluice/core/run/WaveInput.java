@@ -90,6 +90,20 @@ public final class WaveInput implements AutoCloseable {
         return new WaveInput(made);
     }
 
+    /** Every task's {@link TaskInput#warmUp warm-up copy}: for a warm-up wave, which is not verified. */
+    public WaveInput warmUp(int divisor) {
+        List<TaskInput> cut = new ArrayList<>();
+        try {
+            for (TaskInput task : tasks) {
+                cut.add(task.warmUp(divisor));
+            }
+        } catch (RuntimeException | Error e) {
+            cut.forEach(TaskInput::close);
+            throw e;
+        }
+        return new WaveInput(cut);
+    }
+
     public List<TaskInput> tasks() {
         return tasks;
     }

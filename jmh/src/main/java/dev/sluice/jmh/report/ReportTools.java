@@ -37,7 +37,7 @@ public final class ReportTools {
 
     static int run(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new UsageException("usage: ReportTools report|compare|merge|env|table ...");
+            throw new UsageException("usage: ReportTools report|compare|merge|env|table|metric ...");
         }
         List<String> rest = List.of(args).subList(1, args.length);
         switch (args[0]) {
@@ -89,8 +89,21 @@ public final class ReportTools {
                 ResultsTable.print(JmhResults.read(existing(rest.get(0))), System.out);
                 return 0;
             }
+            case "metric": {
+                // metric RESULT.json KEY: the first benchmark's secondary result, rounded (for scripts)
+                if (rest.size() != 2) {
+                    throw new UsageException("usage: metric RESULT.json KEY");
+                }
+                List<JmhResults.Row> rows = JmhResults.read(existing(rest.get(0)));
+                if (rows.isEmpty() || rows.get(0).metric(rest.get(1)).isEmpty()) {
+                    throw new UsageException(rest.get(0) + " has no " + rest.get(1));
+                }
+                System.out.println(Math.round(rows.get(0).metric(rest.get(1)).getAsDouble()));
+                return 0;
+            }
             default:
-                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, compare, merge, env or table");
+                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, compare, merge, env, table "
+                        + "or metric");
         }
     }
 
