@@ -8,7 +8,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 usage() {
   cat <<'USAGE'
 Usage: scripts/bench.sh [--preset smoke|quick|seed] [--strategies a,b] [--sizes a,b] [--scale F|seed-equivalent]
-                        [--tasks N] [--codec C] [--warmups N] [--iterations N] [--jdk PATH] [--out DIR]
+                        [--tasks N] [--codec C] [--sync true|false] [--warmups N] [--iterations N] [--jdk PATH]
+                        [--out DIR]
 
 Runs ShuffleWriteBenchmark (one operation is one wave: N map tasks written at once on one executor) for every size x
 strategy, and RawWriteBenchmark (the storage's reference: N sequential writes of the data files' size, as the size's
@@ -41,6 +42,8 @@ Options:
   --scale F           a factor > 0, or seed-equivalent (tasks x size / this machine's memory as the seed's)
   --tasks N           map tasks written at once (default: the preset's)
   --codec C           none, lz4-frame or lz4-block (default: lz4-block, Spark's lz4)
+  --sync B            true: every commit forces its files to the device, and so does the raw write, so that the
+                      disk is in every wave (default: false, as Spark)
   --warmups N         warm-up waves per configuration (default: the preset's); a warm-up wave writes every record cut
                       to its first quarter (the same code, a fraction of the time) and is not verified
   --iterations N      measured waves per configuration (default: the preset's)
@@ -55,7 +58,7 @@ preset=quick jdk="" out="" plan_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --help|-h) usage; exit 0 ;;
-    --preset|--strategies|--sizes|--scale|--tasks|--codec|--warmups|--iterations|--jdk|--out)
+    --preset|--strategies|--sizes|--scale|--tasks|--codec|--sync|--warmups|--iterations|--jdk|--out)
       [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"
       case "$1" in
         --preset) preset="$2"; plan_args+=("$1" "$2") ;;
@@ -64,7 +67,7 @@ while [[ $# -gt 0 ]]; do
         *) plan_args+=("$1" "$2") ;;
       esac
       shift 2 ;;
-    *) die "unknown argument '$1': allowed are --preset, --strategies, --sizes, --scale, --tasks, --codec, --warmups, --iterations, --jdk, --out, --help" ;;
+    *) die "unknown argument '$1': allowed are --preset, --strategies, --sizes, --scale, --tasks, --codec, --sync, --warmups, --iterations, --jdk, --out, --help" ;;
   esac
 done
 find_java "$jdk"

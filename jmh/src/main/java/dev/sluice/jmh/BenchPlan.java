@@ -102,6 +102,10 @@ public final class BenchPlan {
         String tasks = options.getOrDefault("tasks", preset.tasks);
         int warmups = count("--warmups", options.getOrDefault("warmups", String.valueOf(preset.warmups)), 0);
         int iterations = count("--iterations", options.getOrDefault("iterations", String.valueOf(preset.iterations)), 1);
+        String sync = options.getOrDefault("sync", "false");
+        if (!sync.equals("true") && !sync.equals("false")) {
+            throw new InvalidParameterException("--sync", sync, "true or false");
+        }
         // Parses every size with the rest, so that a bad scale or task count is refused here, not in a fork.
         Workload any = null;
         for (String size : sizes) {
@@ -109,11 +113,12 @@ public final class BenchPlan {
                     Workload.DEFAULT_BATCH_BYTES, Workload.DEFAULT_ROWS_PER_BATCH, Workload.DEFAULT_PARTITIONING,
                     Workload.DEFAULT_KEYS, codec, Workload.DEFAULT_SEED, dev.sluice.core.input.SchemaSpec.DEFAULT);
         }
-        out.printf(Locale.ROOT, "# %s: sizes %s; %s tasks at once (%s); scale %s%s; strategies %s; codec %s; %d warm-up (of a quarter of every record) "
-                        + "and %d measured waves per configuration%n", presetName, String.join(",", sizes), tasks,
+        out.printf(Locale.ROOT, "# %s: sizes %s; %s tasks at once (%s); scale %s%s; strategies %s; codec %s;%s %d "
+                        + "warm-up (of a quarter of every record) and %d measured waves per configuration%n",
+                presetName, String.join(",", sizes), tasks,
                 options.containsKey("tasks") ? "given" : "this machine's processors", scale,
                 SeedScale.NAME.equals(scale) ? " (" + any.scaleReason + ")" : "", String.join(",", strategies), codec,
-                warmups, iterations);
+                sync.equals("true") ? " fsync at every commit;" : "", warmups, iterations);
         long memoryLimit = SeedScale.memoryTotal();
         if (preset.noiseFloor) {
             // The same iterations of a constant job: the error no configuration can be expected to beat here.
@@ -124,6 +129,10 @@ public final class BenchPlan {
             List<String> common = new ArrayList<>(List.of("-p", "size=" + size, "-p", "scale=" + scale, "-p",
                     "tasks=" + tasks, "-p", "codec=" + codec, "-wi", String.valueOf(warmups), "-i",
                     String.valueOf(iterations), "-f", "1", "-foe", "true"));
+            if (sync.equals("true")) {
+                // Every commit forces its files to the device, and so does the raw write: the disk in every wave.
+                common.addAll(List.of("-p", "sync=true"));
+            }
             long weight = DataSize.parse("size", size).bytes() / 1_000_000 * (warmups + iterations);
             String first = null;
             for (String strategy : strategies) {

@@ -48,6 +48,20 @@ class BenchPlanTest {
     }
 
     @Test
+    void syncPutsTheDiskInEveryWriteAndRawWaveButNotInTheNoiseFloor() {
+        List<String> lines = plan("--preset", "seed", "--sync", "true");
+        assertTrue(lines.get(0).contains("fsync at every commit;"), lines.get(0));
+        for (String line : lines.subList(1, lines.size())) {
+            assertEquals(!line.startsWith("noise-floor|"), (line + " ").contains(" -p sync=true "), line);
+        }
+        assertTrue(plan("--preset", "seed").stream().noneMatch(l -> l.contains("sync=true")), "sync is off by default");
+        InvalidParameterException e = assertThrows(InvalidParameterException.class,
+                () -> plan("--preset", "seed", "--sync", "maybe"));
+        assertEquals("--sync", e.parameter());
+        assertEquals("maybe", e.value());
+    }
+
+    @Test
     void aBadOptionIsRefusedNamingIt() {
         InvalidParameterException e = assertThrows(InvalidParameterException.class,
                 () -> plan("--preset", "seed", "--iterations", "0"));

@@ -165,6 +165,7 @@ class ScriptsIT {
                 new String[] {"scripts/bench.sh", "--sizes", "tiny,gigantic"},
                 new String[] {"scripts/bench.sh", "--scale", "-1"},
                 new String[] {"scripts/bench.sh", "--codec", "zstd"},
+                new String[] {"scripts/bench.sh", "--sync", "maybe"},
                 new String[] {"scripts/bench.sh", "--strategies", "nope", "--out", WORK.resolve("never").toString()},
                 new String[] {"scripts/bench.sh", "--strategies", "per-batch,async:skipMerge=maybe", "--out",
                         WORK.resolve("never").toString()},

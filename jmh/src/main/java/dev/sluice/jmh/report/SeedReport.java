@@ -16,20 +16,23 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.commons.math3.stat.inference.TTest;
 
 /**
  * A Markdown report in the shape of the seed report (RAPIDS shuffle-writer benchmark, PR-13724): its three tables
  * (query total time, mapper stage time, sum of mapper task durations) with the improvement over the baseline in %,
  * the crossover size, and what the seed could not show: why, from the counters (bytes dirtied against bytes cancelled
  * per MiB, write calls per MiB, the page cache's peak dirty data, memory), against the storage's raw-write reference.
- * Every figure is read from the JMH result with its own 99.9% error; every comparison says whether it is beyond both
- * errors. A figure whose error passes 5% of it is flagged.
+ * Every figure is read from the JMH result with its own 99.9% error; every comparison gives Welch's t-test on the
+ * measured waves and counts only where p < {@value #SIGNIFICANCE}. A figure whose error passes 5% of it is flagged.
  */
 final class SeedReport {
     static final String BASELINE = "per-batch";
     /** The precision aimed at, and the one past which a figure is flagged. */
     static final double TARGET = 0.03;
     static final double FLAG = 0.05;
+    /** A difference counts where Welch's t-test on the measured waves gives a p-value below this. */
+    static final double SIGNIFICANCE = 0.01;
 
     private final List<JmhResults.Row> rows;
     private final Environment env;
@@ -358,9 +361,14 @@ final class SeedReport {
         }
         out.println();
         out.println("Improvement: the baseline's time minus the strategy's, in % of the baseline's (positive: faster), "
-                + "± the improvement's own error from both errors. **Bold**: the difference is larger than both 99.9% "
-                + "errors together. ⚠: an error above 5% of its value.");
+                + "± the improvement's own error from both 99.9% errors; p: Welch's t-test on the two configurations' "
+                + "measured waves (the chance of a difference this large where there is none). **Bold**: significant, "
+                + "p < " + SIGNIFICANCE + ". ⚠: an error above 5% of its value.");
         out.println();
+    }
+
+    private static String pText(double p) {
+        return Double.isNaN(p) ? "n/a" : p < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "%.3f", p);
     }
 
     private String seconds(Figure figure, JmhResults.Row r) {
@@ -387,14 +395,23 @@ final class SeedReport {
         double value = (b - o) / b * 100;
         // d(o/b) = sqrt((eo/b)^2 + (o eb / b^2)^2), in %.
         double error = Math.sqrt(Math.pow(eo / b, 2) + Math.pow(o * eb / (b * b), 2)) * 100;
-        boolean significant = Math.abs(b - o) > eb + eo;
-        return Optional.of(new double[] {value, error, significant ? 1 : 0});
+        double p = welch(figure.runs.apply(base.get()), figure.runs.apply(other.get()));
+        return Optional.of(new double[] {value, error, p < SIGNIFICANCE ? 1 : 0, p});
+    }
+
+    /** Welch's two-sided t-test p-value of two sets of measured waves; NaN where either has fewer than two. */
+    static double welch(List<Double> a, List<Double> b) {
+        if (a.size() < 2 || b.size() < 2) {
+            return Double.NaN;
+        }
+        return new TTest().tTest(a.stream().mapToDouble(Double::doubleValue).toArray(),
+                b.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     private String improvementText(Figure figure, String size, String strategy) {
         return improvement(figure, size, strategy).map(v -> {
             String t = Double.isNaN(v[1]) ? String.format(Locale.ROOT, "%+.1f%% (no error)", v[0])
-                    : String.format(Locale.ROOT, "%+.1f%% ± %.1f", v[0], v[1]);
+                    : String.format(Locale.ROOT, "%+.1f%% ± %.1f, p %s", v[0], v[1], pText(v[3]));
             return v[2] > 0 ? "**" + t + "**" : t;
         }).orElse("n/a");
     }
@@ -533,7 +550,7 @@ final class SeedReport {
             improvement(MAPPER, largest, s).ifPresent(v -> lines.add(String.format(Locale.ROOT,
                     "At %s, %s's mapper stage time is %s against %s (%s); its query total time %s.", largest, s,
                     improvementText(MAPPER, largest, s), BASELINE, Double.isNaN(v[1]) ? "one wave: no error"
-                            : v[2] > 0 ? "beyond both errors" : "within the errors",
+                            : v[2] > 0 ? "significant" : "not significant",
                     improvementText(QUERY, largest, s))));
         }
         int within = 0;
@@ -566,8 +583,8 @@ final class SeedReport {
     }
 
     /**
-     * The smallest size from which a strategy is faster than the baseline beyond both errors, at that size and every
-     * larger one.
+     * The smallest size from which a strategy is faster than the baseline with significance (Welch's t-test,
+     * p < {@value #SIGNIFICANCE}), at that size and every larger one.
      */
     private String crossover(Figure figure) {
         if (!strategies.contains(BASELINE) || strategies.size() < 2) {
@@ -590,35 +607,66 @@ final class SeedReport {
                 out.append(' ');
             }
             if (from == null) {
-                out.append(String.format("%s is not faster than %s beyond the errors at the largest size, so it has no "
+                out.append(String.format("%s is not significantly faster than %s at the largest size, so it has no "
                         + "crossover in this run.", s, BASELINE));
             } else if (from.equals(sizes.get(0))) {
-                out.append(String.format("%s is faster than %s beyond the errors at every size, from %s up: no "
+                out.append(String.format("%s is significantly faster than %s at every size, from %s up: no "
                         + "crossover inside this range.", s, BASELINE, from));
             } else {
-                out.append(String.format("%s is faster than %s beyond the errors from %s up (the crossover), and not "
+                out.append(String.format("%s is significantly faster than %s from %s up (the crossover), and not "
                         + "at the size below.", s, BASELINE, from));
             }
         }
         return out.toString();
     }
 
+    /**
+     * What the counters add to the times: per strategy, the ranges over the sizes of bytes dirtied, cancelled, write
+     * calls and memory, a strategy that writes no file said as such; then, per size, the storage's own time for one
+     * copy of the committed bytes against each wave, which bounds what writing fewer bytes can save.
+     */
     private List<String> countersAnalysis() {
         List<String> lines = new ArrayList<>();
         for (String s : strategies) {
-            List<String> parts = new ArrayList<>();
-            for (String size : sizes) {
-                write(size, s).ifPresent(r -> {
-                    double written = metric(Optional.of(r), "proc.write_bytesPerMiB") / (1 << 20);
-                    double cancelled = metric(Optional.of(r), "proc.cancelled_write_bytesPerMiB") / (1 << 20);
-                    parts.add(String.format(Locale.ROOT, "%s: %.2f MiB dirtied and %.2f cancelled per MiB, %.1f write "
-                                    + "calls per MiB, peak Dirty %s", size, written, cancelled,
-                            metric(Optional.of(r), "io.writeCallsPerMiB"), mib(metric(Optional.of(r), "dirty.peakBytes"))));
-                });
+            List<JmhResults.Row> rs = new ArrayList<>();
+            sizes.forEach(size -> write(size, s).ifPresent(rs::add));
+            if (rs.isEmpty()) {
+                continue;
             }
-            lines.add(s + ": " + String.join("; ", parts) + ".");
+            if (rs.stream().allMatch(r -> metric(Optional.of(r), "io.bytesWritten") == 0)) {
+                lines.add(String.format(Locale.ROOT, "%s writes no file: its map output stays in memory and readers are "
+                        + "served from it, so its waves are compression and copies alone; peak memory per task %s.", s,
+                        range(rs, "io.peakBufferedBytes", 1 << 20, "%.0f MiB")));
+                continue;
+            }
+            lines.add(String.format(Locale.ROOT, "%s: %s MiB dirtied per MiB committed, of which %s cancelled by deletes "
+                            + "before writeback; %s write calls per MiB; peak Dirty %s; peak memory per task %s.", s,
+                    range(rs, "proc.write_bytesPerMiB", 1 << 20, "%.2f"),
+                    range(rs, "proc.cancelled_write_bytesPerMiB", 1 << 20, "%.2f"),
+                    range(rs, "io.writeCallsPerMiB", 1, "%.1f"), range(rs, "dirty.peakBytes", 1 << 20, "%.0f MiB"),
+                    range(rs, "io.peakBufferedBytes", 1 << 20, "%.0f MiB")));
+        }
+        for (String size : sizes) {
+            raw(size).ifPresent(raw -> {
+                List<String> shares = new ArrayList<>();
+                for (String s : strategies) {
+                    write(size, s).ifPresent(r -> shares.add(String.format(Locale.ROOT, "%.0f%% of %s's", 100 * raw.score
+                            / r.score, s)));
+                }
+                lines.add(String.format(Locale.ROOT, "At %s the storage takes %.2f s to write one copy of the committed "
+                        + "bytes (the raw write): %s wave.", size, raw.score / 1000, String.join(", ", shares)));
+            });
         }
         return lines;
+    }
+
+    /** A metric's smallest and largest value over rows, divided by {@code unit}, e.g. "1.00-2.00". */
+    private static String range(List<JmhResults.Row> rs, String key, double unit, String format) {
+        double min = rs.stream().mapToDouble(r -> metric(Optional.of(r), key)).min().orElse(Double.NaN) / unit;
+        double max = rs.stream().mapToDouble(r -> metric(Optional.of(r), key)).max().orElse(Double.NaN) / unit;
+        String a = num(min, format);
+        String b = num(max, format);
+        return a.equals(b) ? a : a + " to " + b;
     }
 
     private static String mb(double bytes) {
