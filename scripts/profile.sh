@@ -14,7 +14,9 @@ under async-profiler, whose library comes from the tools.profiler:async-profiler
 Only the measured waves are profiled (dev.sluice.jmh.WaveProfiler): not input generation, the flush before each
 wave, the reduce-side read, verification or removal. Writes TRIAL-flame.html, TRIAL-flame-reverse.html and
 TRIAL-collapsed.txt (one line per stack with its samples; TRIAL is strategy-size-Ntasks) into the output
-directory, prints the frames with the most samples of their own, and ends with the paths of the three files.
+directory, prints the frames with the most samples of their own and the share of samples in zeroing, page faults,
+allocation, compression, copies, write calls and GC (ReportTools shares; a sample counts in every category its
+stack passes through), and ends with the paths of the three files.
 
 Options:
   --strategy S   writer strategy spec, NAME or NAME:key=value:... (see: scripts/sluice strategies)
@@ -75,4 +77,6 @@ done
 awk '{ n = $NF; $NF = ""; sub(/ $/, ""); k = split($0, f, ";"); self[f[k]] += n; total += n }
      END { for (x in self) printf "%6.1f%%  %s\n", 100 * self[x] / total, x }' "${files[2]}" \
   | sort -rn | head -n 15 >&2
+# Where the samples go by mechanism: zeroing, page faults, allocation, compression, copies, write calls, GC.
+report_tools shares "${files[2]}" >&2
 printf '%s\n' "${files[@]}"

@@ -8,7 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The report tools behind {@code scripts/}: {@code report}, {@code compare}, {@code merge}, {@code env}, {@code table}.
+ * The report tools behind {@code scripts/}: {@code report}, {@code compare}, {@code merge}, {@code env}, {@code table},
+ * {@code metric}, {@code shares}.
  * Exit status: 0 done, 1 a comparison found a slowdown (compare) or the tool failed, 2 bad arguments.
  */
 public final class ReportTools {
@@ -37,7 +38,7 @@ public final class ReportTools {
 
     static int run(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new UsageException("usage: ReportTools report|compare|merge|env|table|metric ...");
+            throw new UsageException("usage: ReportTools report|compare|merge|env|table|metric|shares ...");
         }
         List<String> rest = List.of(args).subList(1, args.length);
         switch (args[0]) {
@@ -101,9 +102,17 @@ public final class ReportTools {
                 System.out.println(Math.round(rows.get(0).metric(rest.get(1)).getAsDouble()));
                 return 0;
             }
+            case "shares": {
+                // shares COLLAPSED.txt: where a profile's samples go, by mechanism (profile.sh prints it)
+                if (rest.size() != 1) {
+                    throw new UsageException("usage: shares COLLAPSED.txt");
+                }
+                ProfileShares.print(existing(rest.get(0)), System.out);
+                return 0;
+            }
             default:
-                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, compare, merge, env, table "
-                        + "or metric");
+                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, compare, merge, env, table, "
+                        + "metric or shares");
         }
     }
 

@@ -1,0 +1,33 @@
+package dev.sluice.jmh.report;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The profile summary that profile.sh prints. */
+class ProfileSharesTest {
+    @Test
+    void aSampleCountsInEveryMechanismItsStackPassesThrough(@TempDir Path dir) throws Exception {
+        Path collapsed = dir.resolve("collapsed.txt");
+        Files.writeString(collapsed, String.join("\n",
+                "Thread.run;PartialHandle.append;Unsafe_CopyMemory;asm_exc_page_fault;exc_page_fault;clear_page_erms 30",
+                "Thread.run;LZ4JNI.LZ4_compress_limitedOutput;LZ4_compress_fast 50",
+                "Thread.run;ByteBuffer.allocateDirect;Unsafe_SetMemory 20", ""), StandardCharsets.UTF_8);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ProfileShares.print(collapsed, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.startsWith("100 samples"), text);
+        assertTrue(text.contains("  30.0%  page faults"), text);
+        assertTrue(text.contains("  30.0%  copies in the process"), text);
+        assertTrue(text.contains("  50.0%  LZ4 compression and its"), text);
+        assertTrue(text.contains("  20.0%  zeroing by the JVM"), text);
+        assertTrue(text.contains("  20.0%  allocation and release"), text);
+        assertTrue(text.contains("   0.0%  write system calls"), text);
+    }
+}
