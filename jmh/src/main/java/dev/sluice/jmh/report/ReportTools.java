@@ -49,8 +49,11 @@ public final class ReportTools {
                 }
                 Path result = existing(rest.get(0));
                 Path env = rest.size() > 2 ? Paths.get(rest.get(2)) : result.resolveSibling("environment.json");
-                Path report = new SeedReport(JmhResults.read(result), Environment.read(env), result.getFileName().toString())
-                        .write(Paths.get(rest.get(1)));
+                Path outDir = Paths.get(rest.get(1));
+                // The result as the report's own link to it: relative to where the report is written.
+                String link = outDir.toAbsolutePath().normalize().relativize(result.toAbsolutePath().normalize())
+                        .toString();
+                Path report = new SeedReport(JmhResults.read(result), Environment.read(env), link).write(outDir);
                 System.out.println(report);
                 return 0;
             }
