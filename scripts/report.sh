@@ -7,11 +7,13 @@ usage() {
   cat <<'USAGE'
 Usage: scripts/report.sh RESULT.json [--out DIR]
 
-Writes DIR/report.md, modelled on the seed report (configuration, per size each strategy's time per map task and
-its improvement over per-batch in %, the crossover size, amplification, write syscalls per MiB, /proc write_bytes
-vs cancelled_write_bytes, the raw-write reference, the environment), and its charts DIR/time.png,
-DIR/amplification.png, DIR/syscalls.png. The environment is read from environment.json beside RESULT.json
-(scripts/bench.sh writes it). Prints the report's path.
+Writes DIR/report.md in the seed report's shape: its three tables (query total time, mapper stage time, sum of
+mapper task durations), each strategy's improvement over per-batch with its error and Welch's t-test on the measured
+waves (significant: p < 0.01), the crossover size, every measured wave and the machine's noise floor, the I/O per task
+(amplification, write calls per MiB, /proc write_bytes vs cancelled_write_bytes, peak Dirty, memory, the gate), the
+raw-write reference, what the counters say, and the environment. Charts: DIR/query.png, DIR/mapper.png, DIR/tasks.png
+(bars: the measured 99.9% errors), DIR/amplification.png, DIR/syscalls.png, DIR/disk.png. The environment is read
+from environment.json beside RESULT.json (scripts/bench.sh writes it). Prints the report's path.
 
 Options:
   --out DIR   where to write (default: a directory named report beside RESULT.json)
