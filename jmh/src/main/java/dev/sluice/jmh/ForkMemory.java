@@ -44,7 +44,7 @@ final class ForkMemory {
                         MemoryPlan plan = new MemoryPlan();
                         try {
                             WriterConfig config = WriterConfig.builder().partitions(Integer.parseInt(partitionCount))
-                                    .memoryLimit("none".equals(limit) ? WriterConfig.UNLIMITED : Bytes.parse(limit))
+                                    .memoryLimit(WriterConfig.parseMemoryLimit("memoryLimit", limit))
                                     .outputDir(Path.of(System.getProperty("java.io.tmpdir"))).build();
                             spec.planMemory(plan, config, new TaskShape(Integer.parseInt(taskCount), 0, 1));
                         } catch (IllegalArgumentException e) {
@@ -57,11 +57,6 @@ final class ForkMemory {
             }
         }
         return new ForkMemory(heap, direct);
-    }
-
-    static ForkMemory defaults() {
-        return of(List.of("per-batch", "buffered", "async"), List.of(Workload.DEFAULT_TASKS),
-                List.of(Workload.DEFAULT_PARTITIONS), List.of("none"));
     }
 
     List<String> flags() {

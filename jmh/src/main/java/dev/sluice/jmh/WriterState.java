@@ -1,6 +1,5 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.io.Bytes;
 import dev.sluice.core.memory.DoesNotFitException;
 import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.run.WaveMemory;
@@ -45,7 +44,7 @@ public class WriterState {
         Workload workload = workloadState.workload();
         spec = StrategySpec.parse("strategy", strategy);
         config = WriterConfig.builder().partitions(workload.partitions).threads(threads)
-                .memoryLimit("none".equals(memoryLimit) ? WriterConfig.UNLIMITED : Bytes.parse(memoryLimit))
+                .memoryLimit(WriterConfig.parseMemoryLimit("memoryLimit", memoryLimit))
                 .codec(workload.codec).fsync(sync);
         WriterConfig probe = config(Path.of(System.getProperty("java.io.tmpdir")));
         spec.check("strategy", probe);

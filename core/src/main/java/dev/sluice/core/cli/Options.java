@@ -1,7 +1,6 @@
 package dev.sluice.core.cli;
 
 import dev.sluice.core.InvalidParameterException;
-import dev.sluice.core.io.Bytes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -122,33 +121,6 @@ final class Options {
             return Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
             throw new InvalidParameterException("--" + name, text, "an integer");
-        }
-    }
-
-    long longValue(String name) {
-        String text = string(name);
-        try {
-            return Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidParameterException("--" + name, text, "an integer");
-        }
-    }
-
-    double number(String name) {
-        String text = string(name);
-        try {
-            return Double.parseDouble(text.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidParameterException("--" + name, text, "a number");
-        }
-    }
-
-    long bytes(String name) {
-        String text = string(name);
-        try {
-            return Bytes.parse(text);
-        } catch (NumberFormatException e) {
-            throw new InvalidParameterException("--" + name, text, "a byte size (examples: 4096, 32k, 64m, 1.5g)");
         }
     }
 

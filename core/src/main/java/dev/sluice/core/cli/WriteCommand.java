@@ -1,6 +1,7 @@
 package dev.sluice.core.cli;
 
 import dev.sluice.core.InvalidParameterException;
+import dev.sluice.core.input.DataSize;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.ProcSelfIo;
 import dev.sluice.core.memory.DoesNotFitException;
@@ -16,6 +17,7 @@ import dev.sluice.core.run.WaveInput;
 import dev.sluice.core.run.WaveMemory;
 import dev.sluice.core.run.WaveResult;
 import dev.sluice.core.run.Workload;
+import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.core.verify.Verifier;
 import dev.sluice.core.write.ShuffleExecutor;
@@ -47,15 +49,15 @@ final class WriteCommand {
                 .required("strategy", "SPEC", "writer strategy, NAME or NAME:key=value:...: "
                         + String.join(", ", ShuffleWriters.available().keySet())
                         + " (options and defaults: scripts/sluice strategies)")
-                .required("size", "NAME", "input per map task: tiny, small, medium, large, xlarge, xxlarge"
+                .required("size", "NAME", "input per map task: " + DataSize.names()
                         + " (4 MB, 402 MB, 803 MB, 1.18 GB, 1.57 GB, 1.95 GB of Arrow buffers)")
                 .optional("scale", "F", Workload.DEFAULT_SCALE, "multiply the size by F (> 0), or "
                         + SeedScale.NAME + ": tasks x size / this machine's memory as the seed's 16 x size / 125 GiB")
                 .optional("tasks", "N", Workload.DEFAULT_TASKS, "map tasks written at once on one executor, each with "
                         + "its own input (seed + task number)")
                 .optional("partitions", "N", Workload.DEFAULT_PARTITIONS, "reduce partitions (>= 1)")
-                .optional("codec", "CODEC", Workload.DEFAULT_CODEC, "partition stream compression: none, lz4-frame, "
-                        + "lz4-block (Spark's lz4)")
+                .optional("codec", "CODEC", Workload.DEFAULT_CODEC, "partition stream compression: "
+                        + ShuffleCodec.names() + " (lz4-block is Spark's lz4)")
                 .optional("keys", "DIST", Workload.DEFAULT_KEYS, "key distribution: uniform, or zipf (128 hot keys; some partitions stay empty)")
                 .optional("partitioning", "SCHEME", Workload.DEFAULT_PARTITIONING, "roundrobin (df.repartition(N)) or hash (Spark's Murmur3 pmod on key)")
                 .optional("batches", "N", Workload.DEFAULT_BATCHES, "input batches per task: seed (the seed report's 1 to 5 for small to xxlarge) or N")
@@ -73,7 +75,8 @@ final class WriteCommand {
         return "Usage: scripts/sluice write --strategy SPEC --size NAME --out DIR [--tasks N] [--scale F|seed-equivalent]\n"
                 + "                            [--partitions N] [--codec CODEC] [--partitioning roundrobin|hash]\n"
                 + "                            [--batches N|--batch-bytes SIZE|--rows-per-batch N] [--threads N]\n"
-                + "                            [--memory-limit SIZE|none] [--keys uniform|zipf] [--seed N] [--fsync]\n\n"
+                + "                            [--memory-limit SIZE|none] [--keys uniform|zipf] [--seed N] [--fsync]\n"
+                + "                            [--columns LIST]\n\n"
                 + "Generates each map task's Arrow input from its seed, partitions it, and writes all tasks at once\n"
                 + "through one executor of the strategy (the seed's mapper stage) into DIR in Spark's layout\n"
                 + "(shuffle_0_MAP_0.data, .index, and .checksum.ADLER32 where the strategy writes checksums;\n"
@@ -146,9 +149,8 @@ final class WriteCommand {
         }
     }
 
-    /** {@code none} or a size. */
     private static long memoryLimit(Options options) {
-        return "none".equals(options.string("memory-limit")) ? WriterConfig.UNLIMITED : options.bytes("memory-limit");
+        return WriterConfig.parseMemoryLimit("--memory-limit", options.string("memory-limit"));
     }
 
     private int run(StrategySpec strategy, Workload workload, WriterConfig config, BufferAllocator allocator)

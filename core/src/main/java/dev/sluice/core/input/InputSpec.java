@@ -71,10 +71,6 @@ public final class InputSpec {
         return new InputSpec(size, scale, rowsPerBatch, keys, seed, schema, count);
     }
 
-    public InputSpec withScale(double s) {
-        return new InputSpec(size, s, rowsPerBatch, keys, seed, schema, batches);
-    }
-
     /**
      * Rows per batch such that a batch holds about {@code bytes} of Arrow buffers (from the schema's mean row size),
      * as a GPU batch of a given size does; the last batch holds what is left.

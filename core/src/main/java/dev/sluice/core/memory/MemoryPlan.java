@@ -1,10 +1,7 @@
 package dev.sluice.core.memory;
 
 import dev.sluice.core.io.Bytes;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
+import dev.sluice.core.io.Meminfo;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -15,7 +12,6 @@ import java.util.stream.Collectors;
  * that cannot fit is refused before it starts, with the numbers, instead of dying of an out-of-memory error halfway.
  */
 public final class MemoryPlan {
-    private static final Path MEMINFO = Paths.get("/proc/meminfo");
 
     private final Map<String, Long> offHeap = new LinkedHashMap<>();
     private final Map<String, Long> heap = new LinkedHashMap<>();
@@ -92,16 +88,7 @@ public final class MemoryPlan {
 
     /** {@code MemAvailable} of {@code /proc/meminfo}, or {@link Long#MAX_VALUE} where it cannot be read. */
     public static long availableMemory() {
-        try {
-            for (String line : Files.readAllLines(MEMINFO)) {
-                if (line.startsWith("MemAvailable:")) {
-                    String[] parts = line.substring("MemAvailable:".length()).trim().split("\\s+");
-                    return Long.parseLong(parts[0]) * Bytes.KiB;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return Long.MAX_VALUE;
-        }
-        return Long.MAX_VALUE;
+        long[] available = Meminfo.read(Meminfo.PROC, "MemAvailable");
+        return available == null ? Long.MAX_VALUE : available[0];
     }
 }

@@ -33,10 +33,6 @@ public final class PartitionChecksums {
         sums[partition].update(bytes.duplicate());
     }
 
-    public void update(int partition, byte[] bytes) {
-        sums[partition].update(bytes, 0, bytes.length);
-    }
-
     /** The checksum values, in partition order. */
     public long[] values() {
         long[] out = new long[sums.length];

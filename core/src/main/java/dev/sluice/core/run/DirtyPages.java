@@ -1,10 +1,9 @@
 package dev.sluice.core.run;
 
-import dev.sluice.core.io.Bytes;
+import dev.sluice.core.io.Meminfo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAccumulator;
@@ -34,7 +33,7 @@ public final class DirtyPages {
 
     /** This machine's {@code /proc/meminfo}, flushed with {@code sync}. */
     public static DirtyPages system() {
-        return new DirtyPages(Paths.get("/proc/meminfo"), DirtyPages::sync);
+        return new DirtyPages(Meminfo.PROC, DirtyPages::sync);
     }
 
     private static void sync() throws IOException, InterruptedException {
@@ -65,25 +64,7 @@ public final class DirtyPages {
     }
 
     private long[] read() {
-        try {
-            long dirty = -1;
-            long writeback = -1;
-            for (String line : Files.readAllLines(meminfo)) {
-                if (line.startsWith("Dirty:")) {
-                    dirty = kib(line);
-                } else if (line.startsWith("Writeback:")) {
-                    writeback = kib(line);
-                }
-            }
-            return dirty < 0 || writeback < 0 ? null : new long[] {dirty, writeback};
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    private static long kib(String line) {
-        String[] parts = line.substring(line.indexOf(':') + 1).trim().split("\\s+");
-        return Long.parseLong(parts[0]) * Bytes.KiB;
+        return Meminfo.read(meminfo, "Dirty", "Writeback");
     }
 
     /** What the gate found and did before one iteration. */

@@ -1,9 +1,7 @@
 package dev.sluice.core.run;
 
 import dev.sluice.core.io.Bytes;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Paths;
+import dev.sluice.core.io.Meminfo;
 import java.util.Locale;
 
 /**
@@ -32,14 +30,9 @@ public final class SeedScale {
 
     /** {@code MemTotal} of {@code /proc/meminfo}; the JVM's view of physical memory where that cannot be read. */
     public static long memoryTotal() {
-        try {
-            for (String line : Files.readAllLines(Paths.get("/proc/meminfo"))) {
-                if (line.startsWith("MemTotal:")) {
-                    return Long.parseLong(line.substring(9).trim().split("\\s+")[0]) * Bytes.KiB;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // fall through
+        long[] total = Meminfo.read(Meminfo.PROC, "MemTotal");
+        if (total != null) {
+            return total[0];
         }
         java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.OperatingSystemMXBean) {

@@ -30,13 +30,18 @@ public final class WaveInput implements AutoCloseable {
         void generated(int task, long bytes);
     }
 
-    /** Makes every task's input, as many at once as there are processors (the inputs are independent). */
+    /** How many tasks' inputs {@link #prepare} makes at once: as many as there are processors. */
+    static int preparingThreads(int tasks) {
+        return Math.max(1, Math.min(tasks, Runtime.getRuntime().availableProcessors()));
+    }
+
+    /** Makes every task's input, {@link #preparingThreads} at once (the inputs are independent). */
     public static WaveInput prepare(InputSpec spec, int tasks, Partitioning partitioning, int partitions,
                                     int shuffleId, BufferAllocator allocator, Progress progress) {
         if (tasks < 1) {
             throw new IllegalArgumentException("a wave needs at least one task, not " + tasks);
         }
-        int threads = Math.max(1, Math.min(tasks, Runtime.getRuntime().availableProcessors()));
+        int threads = preparingThreads(tasks);
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "sluice-input");
             t.setDaemon(true);

@@ -21,7 +21,7 @@ public final class WaveMemory {
         strategy.planMemory(writers, config, new TaskShape(workload.tasks, input, workload.batchesPerTask()));
         MemoryPlan plan = new MemoryPlan().offHeap("inputs (" + workload.tasks + " tasks)", workload.tasks * input);
         long copies = workload.partitioning == Partitioning.HASH
-                ? Math.min(workload.tasks, Runtime.getRuntime().availableProcessors()) * input : 0;
+                ? WaveInput.preparingThreads(workload.tasks) * input : 0;
         if (writers.offHeapTotal() >= copies) {
             return plan.include(writers);
         }

@@ -140,6 +140,6 @@ public final class Workload {
 
     /** Input batches per task, where the workload fixes it; else estimated from the rows per batch. */
     public int batchesPerTask() {
-        return spec.batches > 0 ? spec.batches : spec.estimatedBatches();
+        return spec.estimatedBatches();
     }
 }

@@ -36,10 +36,6 @@ public final class Slots implements AutoCloseable {
         }
     }
 
-    public int size() {
-        return slots.size();
-    }
-
     /** The next slot number of the executor-wide counter (upstream's {@code getNext...Slot}). */
     public int nextSlot() {
         return Math.floorMod(counter.getAndIncrement(), slots.size());
@@ -50,7 +46,7 @@ public final class Slots implements AutoCloseable {
         return Math.floorMod(counter.getAndAdd(count), slots.size());
     }
 
-    /** Queues {@code task} on slot {@code slot % size()}, waiting while that slot's queue is full. */
+    /** Queues {@code task} on slot {@code slot} modulo the number of slots, waiting while that slot's queue is full. */
     public void submit(int slot, SlotTask task) throws InterruptedException {
         slots.get(Math.floorMod(slot, slots.size())).queue.put(task);
     }

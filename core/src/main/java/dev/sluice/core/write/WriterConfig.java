@@ -1,6 +1,7 @@
 package dev.sluice.core.write;
 
 import dev.sluice.core.InvalidParameterException;
+import dev.sluice.core.io.Bytes;
 import dev.sluice.core.serde.ShuffleCodec;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +39,22 @@ public final class WriterConfig {
 
     public boolean hasMemoryLimit() {
         return memoryLimit != UNLIMITED;
+    }
+
+    /**
+     * A memory limit as a command line or a JMH parameter gives it: {@code none} ({@link #UNLIMITED}) or a byte size.
+     *
+     * @param parameter the parameter's name, for the error
+     */
+    public static long parseMemoryLimit(String parameter, String text) {
+        if ("none".equals(text)) {
+            return UNLIMITED;
+        }
+        try {
+            return Bytes.parse(text);
+        } catch (NumberFormatException e) {
+            throw new InvalidParameterException(parameter, text, "none or a byte size (examples: 4096, 32k, 64m, 1.5g)");
+        }
     }
 
     public static Builder builder() {

@@ -177,7 +177,7 @@ final class ConsolidatingWriter extends BackgroundWriter {
         if (settings.skipMerge) {
             return registerSegmentCatalog();
         }
-        MapOutput output = DataFileMerge.write(batches, settings, config, serializer, storage, files, memory);
+        MapOutput output = DataFileMerge.write(batches, settings, config, serializer, storage, files);
         releasePartials();
         return output;
     }

@@ -44,8 +44,8 @@ final class DataFileMerge {
     private DataFileMerge() {}
 
     static SparkMapOutput write(List<BatchMerger> batches, ConsolidatingSettings settings, WriterConfig config,
-                                RecordSerializer serializer, CountedStorage storage, MapOutputFiles files,
-                                WriterMemory memory) throws IOException {
+                                RecordSerializer serializer, CountedStorage storage, MapOutputFiles files)
+            throws IOException {
         PartitionChecksums checksums = settings.checksum ? new PartitionChecksums(config.partitions) : null;
         if (batches.size() == 1) {
             return oneBatch(batches.get(0), config, storage, files, checksums);

@@ -47,8 +47,8 @@ abstract class WriterMemory {
     abstract boolean tryReservePartial(long bytes);
 
     /**
-     * A buffer the writer does I/O through (a partial file's 64 KiB stream buffer, the merge's arrays); false means
-     * go without. Upstream's are JVM heap, outside the host limit.
+     * A buffer the writer does I/O through (a partial file's 64 KiB stream buffer; the merge's arrays are not charged);
+     * false means go without. Upstream's are JVM heap, outside the host limit.
      */
     abstract boolean tryReserveIoBuffer(long bytes);
 
