@@ -32,12 +32,7 @@ public final class AsyncWriterFactory implements ShuffleWriterFactory {
                     + "written unless a partial went to file. Needs a memory limit",
             "spark.rapids.shuffle.multithreaded.skipMerge = false (RapidsConf.scala @ " + ConsolidatingOptions.PR_14090
                     + "); true requires spark.rapids.memory.host.offHeapLimit.enabled=true");
-    private static final StrategyOptions OPTIONS = StrategyOptions.of(SKIP_MERGE, INITIAL_PARTIAL,
-            ConsolidatingOptions.MAX_PARTIAL, ConsolidatingOptions.MEMORY_THRESHOLD,
-            ConsolidatingOptions.MAX_BYTES_IN_FLIGHT, ConsolidatingOptions.FILE_BUFFER, ConsolidatingOptions.MERGE,
-            ConsolidatingOptions.SHRINK, ConsolidatingOptions.MERGER, ConsolidatingOptions.MERGER_THREADS,
-            ConsolidatingOptions.COMPRESSION, ConsolidatingOptions.MEMORY_BOUND, ConsolidatingOptions.RECORD_BUFFER,
-            ConsolidatingOptions.CHECKSUM);
+    private static final StrategyOptions OPTIONS = ConsolidatingOptions.declare(SKIP_MERGE, INITIAL_PARTIAL);
 
     @Override
     public String name() {

@@ -26,12 +26,7 @@ public final class BufferedWriterFactory implements ShuffleWriterFactory {
 
     static final StrategyOption<Long> INITIAL_PARTIAL = ConsolidatingOptions.initialPartial(128 * Bytes.MiB,
             ConsolidatingOptions.PR_13724);
-    private static final StrategyOptions OPTIONS = StrategyOptions.of(INITIAL_PARTIAL,
-            ConsolidatingOptions.MAX_PARTIAL, ConsolidatingOptions.MEMORY_THRESHOLD,
-            ConsolidatingOptions.MAX_BYTES_IN_FLIGHT, ConsolidatingOptions.FILE_BUFFER, ConsolidatingOptions.MERGE,
-            ConsolidatingOptions.SHRINK, ConsolidatingOptions.MERGER, ConsolidatingOptions.MERGER_THREADS,
-            ConsolidatingOptions.COMPRESSION, ConsolidatingOptions.MEMORY_BOUND, ConsolidatingOptions.RECORD_BUFFER,
-            ConsolidatingOptions.CHECKSUM);
+    private static final StrategyOptions OPTIONS = ConsolidatingOptions.declare(INITIAL_PARTIAL);
 
     @Override
     public String name() {

@@ -4,6 +4,9 @@ import dev.sluice.core.io.Bytes;
 import dev.sluice.core.write.WriterConfig;
 import dev.sluice.core.write.option.OptionValues;
 import dev.sluice.core.write.option.StrategyOption;
+import dev.sluice.core.write.option.StrategyOptions;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The options of the consolidating strategies ({@code buffered} = PR-13724, {@code async} = PR-14090). Each default is
@@ -74,6 +77,17 @@ public final class ConsolidatingOptions {
     public static final StrategyOption<Boolean> CHECKSUM = StrategyOption.flag("checksum", false,
             "Adler32 of each partition, committed as the .checksum.ADLER32 file",
             "commitAllPartitions(writer, emptyChecksums = true): no checksum file (" + RSIMB + " @ " + PR_13724 + ")");
+
+    /**
+     * A consolidating strategy's options: its own first ({@code initialPartial}'s default differs by PR), then those
+     * buffered and async share, in the order {@code scripts/sluice strategies} lists them.
+     */
+    public static StrategyOptions declare(StrategyOption<?>... own) {
+        List<StrategyOption<?>> all = new ArrayList<>(List.of(own));
+        all.addAll(List.of(MAX_PARTIAL, MEMORY_THRESHOLD, MAX_BYTES_IN_FLIGHT, FILE_BUFFER, MERGE, SHRINK, MERGER,
+                MERGER_THREADS, COMPRESSION, MEMORY_BOUND, RECORD_BUFFER, CHECKSUM));
+        return StrategyOptions.of(all.toArray(new StrategyOption<?>[0]));
+    }
 
     /** Refuses values that cannot run with {@code config}; null when they can. */
     public static String check(WriterConfig config, OptionValues options, StrategyOption<Long> initialPartial) {

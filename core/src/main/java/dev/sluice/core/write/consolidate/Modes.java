@@ -9,95 +9,40 @@ final class Modes {
     /** How several batches' partials become the data file at commit. */
     enum Merge implements Choice {
         /** Upstream: each segment copied through a {@code fileBuffer} array into a 64 KiB buffered stream. */
-        STREAM("stream"),
+        STREAM,
         /** Sluice: segments in memory handed to gathering writes ({@code writev}), up to 1024 pieces a call. */
-        GATHER("gather");
-
-        private final String label;
-
-        Merge(String label) {
-            this.label = label;
-        }
-
-        @Override
-        public String label() {
-            return label;
-        }
+        GATHER
     }
 
     /** How a batch's merger is scheduled. */
     enum Merger implements Choice {
         /** Sluice (and upstream after #15208): drains ready records and yields; never parks a thread. */
-        COOPERATIVE("cooperative"),
+        COOPERATIVE,
         /** Upstream at the PR: one task per batch on a merger slot, blocking on each record in turn. */
-        BLOCKING("blocking");
-
-        private final String label;
-
-        Merger(String label) {
-            this.label = label;
-        }
-
-        @Override
-        public String label() {
-            return label;
-        }
+        BLOCKING
     }
 
     /** Where records are compressed. */
     enum Compression implements Choice {
         /** Upstream: each partition of a map task pinned to one writer slot (single thread, in order). */
-        SLOTS("slots"),
+        SLOTS,
         /** Sluice: any thread of a shared pool. */
-        POOL("pool");
-
-        private final String label;
-
-        Compression(String label) {
-            this.label = label;
-        }
-
-        @Override
-        public String label() {
-            return label;
-        }
+        POOL
     }
 
     /** What the memory limit bounds. */
     enum MemoryBound implements Choice {
         /** Upstream: partials go to file once the executor's host memory use passes memoryThreshold of the limit. */
-        THRESHOLD("threshold"),
+        THRESHOLD,
         /** Sluice: everything a writer holds is charged before allocation and never passes the limit. */
-        EXACT("exact");
-
-        private final String label;
-
-        MemoryBound(String label) {
-            this.label = label;
-        }
-
-        @Override
-        public String label() {
-            return label;
-        }
+        EXACT
     }
 
     /** What a compressed record is held in until its merger appends it. */
     enum RecordBuffer implements Choice {
         /** Upstream: a growing heap byte array ({@code OpenByteArrayOutputStream}). */
-        HEAP("heap"),
+        HEAP,
         /** Sluice: a pooled direct buffer of exactly the serialized size (computed before writing). */
-        DIRECT("direct");
-
-        private final String label;
-
-        RecordBuffer(String label) {
-            this.label = label;
-        }
-
-        @Override
-        public String label() {
-            return label;
-        }
+        DIRECT
     }
 }

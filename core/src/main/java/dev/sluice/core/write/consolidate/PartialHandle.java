@@ -91,7 +91,7 @@ final class PartialHandle implements SegmentSource {
             }
             if (!started) {
                 started = true;
-                if (!memory.partialMayStartInMemory() || !allocate(settings.initialPartial)) {
+                if (!memory.partialMayStartInMemory() || !replaceBufferLocked(settings.initialPartial)) {
                     toFileLocked();
                 }
             }
@@ -110,17 +110,29 @@ final class PartialHandle implements SegmentSource {
         }
     }
 
-    /** Charges and allocates a buffer of {@code bytes}; false if the memory bound refused. */
-    private boolean allocate(long bytes) {
+    /**
+     * Charges and allocates a buffer of {@code bytes} in place of the current one (if any), whose {@code size} bytes
+     * are copied over before it is freed; false, and nothing changed, if the memory bound refused. As upstream's
+     * {@code expandBuffer}: the new buffer is allocated, what was written copied, then the old one freed, so both exist
+     * meanwhile.
+     */
+    private boolean replaceBufferLocked(long bytes) {
         if (!memory.tryReservePartial(bytes)) {
             return false;
         }
+        ArrowBuf next;
         try {
-            buffer = allocator.buffer(bytes);
+            next = allocator.buffer(bytes);
         } catch (RuntimeException | Error e) {
             memory.releasePartial(bytes);
             throw e;
         }
+        if (buffer != null) {
+            next.setBytes(0, buffer, 0, size);
+            buffer.close();
+            memory.releasePartial(capacity);
+        }
+        buffer = next;
         capacity = bytes;
         host.holdsMemory(this);
         return true;
@@ -130,25 +142,9 @@ final class PartialHandle implements SegmentSource {
     private void growLocked(long required) throws IOException {
         long next = settings.sizing.grow(capacity, required, completedPartitions, completedBytes,
                 settings.maxPartial);
-        ArrowBuf old = buffer;
-        long oldCapacity = capacity;
-        if (next < required || !memory.tryReservePartial(next)) {
+        if (next < required || !replaceBufferLocked(next)) {
             toFileLocked();
-            return;
         }
-        ArrowBuf bigger;
-        try {
-            bigger = allocator.buffer(next);
-        } catch (RuntimeException | Error e) {
-            memory.releasePartial(next);
-            throw e;
-        }
-        // Upstream allocates the new buffer, copies what was written, then frees the old one: both exist meanwhile.
-        bigger.setBytes(0, old, 0, size);
-        old.close();
-        memory.releasePartial(oldCapacity);
-        buffer = bigger;
-        capacity = next;
     }
 
     /**
@@ -205,20 +201,8 @@ final class PartialHandle implements SegmentSource {
         try {
             finished = true;
             closeFileStream();
-            if (settings.shrink && buffer != null && size > 0 && capacity - size > capacity / 4
-                    && memory.tryReservePartial(size)) {
-                ArrowBuf exact;
-                try {
-                    exact = allocator.buffer(size);
-                } catch (RuntimeException | Error e) {
-                    memory.releasePartial(size);
-                    throw e;
-                }
-                exact.setBytes(0, buffer, 0, size);
-                buffer.close();
-                memory.releasePartial(capacity);
-                buffer = exact;
-                capacity = size;
+            if (settings.shrink && buffer != null && size > 0 && capacity - size > capacity / 4) {
+                replaceBufferLocked(size);
             }
         } finally {
             lock.unlock();

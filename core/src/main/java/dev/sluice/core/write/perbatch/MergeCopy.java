@@ -5,18 +5,7 @@ import dev.sluice.core.write.option.Choice;
 /** How per-partition files are copied into the data file at commit ({@code spark.file.transferTo}). */
 enum MergeCopy implements Choice {
     /** {@code FileChannel.transferTo}: the kernel copies (sendfile/copy_file_range), one call per file. */
-    TRANSFER("transfer"),
+    TRANSFER,
     /** Read and write through a buffer of {@code fileBuffer} bytes, as Spark's stream copy does. */
-    STREAM("stream");
-
-    private final String label;
-
-    MergeCopy(String label) {
-        this.label = label;
-    }
-
-    @Override
-    public String label() {
-        return label;
-    }
+    STREAM
 }
