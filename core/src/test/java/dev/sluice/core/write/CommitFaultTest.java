@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.Causes;
 import dev.sluice.core.MapTaskRun;
 import dev.sluice.core.Threads;
 import dev.sluice.core.input.DataSize;
@@ -62,9 +63,9 @@ class CommitFaultTest {
                 output.delete(counting);
             }
             long renames = counting.counters().snapshot().renames;
-            boolean checksums = strategy.text().contains("checksum=true")
-                    || strategy.name().equals("per-batch") && !strategy.text().contains("checksum=false");
-            assertEquals(strategy.text().contains("skipMerge=true") ? 0 : checksums ? 3 : 2, renames,
+            boolean checksums = "true".equals(strategy.describeOptions().get("checksum"));
+            boolean skipMerge = "true".equals(strategy.describeOptions().get("skipMerge"));
+            assertEquals(skipMerge ? 0 : checksums ? 3 : 2, renames,
                     strategy + ": renames of index, data and checksum file");
             for (long k = 1; k <= renames; k++) {
                 assertFailsCleanly(run, allocator, strategy, IoFaults.failingRename(k), "rename #" + k, k > 1);
@@ -76,7 +77,7 @@ class CommitFaultTest {
     @MethodSource("strategies")
     @Timeout(60)
     void failingAtFsyncLeavesNothing(StrategySpec strategy) throws Exception {
-        if (strategy.text().contains("skipMerge=true")) {
+        if ("true".equals(strategy.describeOptions().get("skipMerge"))) {
             return; // skip-merge commits no file to force
         }
         IoFaults failingForce = new IoFaults() {
@@ -114,7 +115,7 @@ class CommitFaultTest {
         long before = allocator.getAllocatedMemory();
         Exception e = assertThrows(Exception.class, () -> run.write(strategy, config(fsync), storage, allocator),
                 strategy + ": " + what);
-        assertTrue(causes(e).contains("injected fault: " + what), strategy + ", " + what + ": " + causes(e));
+        assertTrue(Causes.of(e).contains("injected fault: " + what), strategy + ", " + what + ": " + Causes.of(e));
         try (Stream<Path> left = Files.list(dir)) {
             assertEquals(List.of(), left.map(p -> p.getFileName().toString()).collect(Collectors.toList()),
                     strategy + ", " + what);
@@ -122,13 +123,5 @@ class CommitFaultTest {
         assertEquals(0, storage.filesLeft(), what);
         assertEquals(before, allocator.getAllocatedMemory(), strategy + ", " + what + ": writer memory not released");
         assertEquals(List.of(), Threads.sluiceThreads(), what);
-    }
-
-    private static String causes(Throwable e) {
-        StringBuilder all = new StringBuilder();
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            all.append(t).append(" <- ");
-        }
-        return all.toString();
     }
 }

@@ -3,6 +3,7 @@ package dev.sluice.core.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.Causes;
 import dev.sluice.core.Leaks;
 import dev.sluice.core.input.BatchGenerator;
 import dev.sluice.core.input.DataSize;
@@ -63,7 +64,7 @@ class ConcurrentWritersTest {
     @MethodSource("cases")
     @Timeout(180)
     void sixteenWritersOnSharedPoolsAllVerify(String strategy, long memoryLimit) throws Exception {
-        boolean blocking = strategy.contains("merger=blocking");
+        boolean blocking = "blocking".equals(Strategies.spec(strategy).describeOptions().get("merger"));
         String previous = System.setProperty("sluice.blockingMerger.timeoutSeconds", "5");
         try {
             runSixteen(strategy, memoryLimit, blocking);
@@ -88,6 +89,7 @@ class ConcurrentWritersTest {
             WriterConfig config = WriterConfig.builder().partitions(PARTITIONS).threads(4).memoryLimit(memoryLimit)
                     .codec(ShuffleCodec.LZ4_FRAME).outputDir(dir).build();
             StrategySpec writers = Strategies.with(Strategies.spec(strategy), "maxBytesInFlight=256k");
+            boolean exact = "exact".equals(writers.describeOptions().get("memoryBound"));
             ExecutorService tasks = Executors.newFixedThreadPool(TASKS);
             try (ShuffleExecutor executor = writers.createExecutor(config, storage, allocator)) {
                 List<Future<VerificationResult>> results = new ArrayList<>();
@@ -100,7 +102,7 @@ class ConcurrentWritersTest {
                                 writer.write(record);
                             }
                             output = writer.commit();
-                            assertTrue(writer.peakBufferedBytes() <= memoryLimit || !strategy.contains("exact"),
+                            assertTrue(writer.peakBufferedBytes() <= memoryLimit || !exact,
                                     "peak " + writer.peakBufferedBytes() + " over an exact limit of " + memoryLimit);
                         }
                         try (output; PartitionReader reader = output.openReader(storage)) {
@@ -114,7 +116,7 @@ class ConcurrentWritersTest {
                         VerificationResult r = result.get(150, TimeUnit.SECONDS);
                         assertTrue(r.ok(), r.toString());
                     } catch (ExecutionException e) {
-                        if (!blocking || !causes(e).contains("#15208")) {
+                        if (!blocking || !Causes.of(e).contains("#15208")) {
                             throw e;
                         }
                         deadlocked++;
@@ -131,13 +133,5 @@ class ConcurrentWritersTest {
             assertEquals(0, storage.filesLeft());
             Leaks.assertNone(allocator, held, strategy + " x" + TASKS);
         }
-    }
-
-    private static String causes(Throwable e) {
-        StringBuilder all = new StringBuilder();
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            all.append(t).append(" <- ");
-        }
-        return all.toString();
     }
 }

@@ -15,7 +15,8 @@ import dev.sluice.core.io.IoSnapshot;
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.output.PartitionReader;
 import dev.sluice.core.partition.Partitioning;
-import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.run.MapTaskResult;
+import dev.sluice.core.run.MapTaskRunner;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.core.verify.Verifier;
@@ -202,16 +203,9 @@ class ConsolidatingFidelityTest {
             WriterConfig config = WriterConfig.builder().partitions(50).threads(3).codec(codec).memoryLimit(limit)
                     .outputDir(dir).build();
             try (ShuffleExecutor executor = Strategies.spec(strategy).createExecutor(config, storage, allocator)) {
-                MapOutput output;
-                long peak;
-                try (ShuffleWriter writer = executor.createMapOutputWriter(run.task())) {
-                    for (ShuffleRecord record : run.records.records()) {
-                        writer.write(record);
-                    }
-                    output = writer.commit();
-                    peak = writer.peakBufferedBytes();
-                }
-                try (output) {
+                MapTaskResult task = MapTaskRunner.run(executor, run.input);
+                long peak = task.peakBufferedBytes;
+                try (MapOutput output = task.output) {
                     assertTrue(peak <= limit, "peak " + peak + " over the limit " + limit);
                     assertTrue(peak > limit / 2, "peak " + peak + ": the writer hardly used its memory");
                     assertTrue(storage.counters().snapshot().spilledBytes > 0, "nothing spilled");

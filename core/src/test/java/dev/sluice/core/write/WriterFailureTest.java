@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.Causes;
 import dev.sluice.core.Leaks;
 import dev.sluice.core.MapTaskRun;
 import dev.sluice.core.input.DataSize;
@@ -68,7 +69,7 @@ class WriterFailureTest {
             failing.armAfter(40);
             Exception e = assertThrows(Exception.class,
                     () -> writeAll(factory, run, run.records.records(), new CountedStorage(), allocator));
-            assertTrue(causes(e).contains("injected compression failure"), causes(e));
+            assertTrue(Causes.of(e).contains("injected compression failure"), Causes.of(e));
             assertClean(allocator, run, factory + " compression failure");
         }
     }
@@ -100,7 +101,7 @@ class WriterFailureTest {
                     output.delete(failing);
                 } catch (Exception e) {
                     failed++;
-                    assertTrue(causes(e).contains("injected fault: write call #"), causes(e));
+                    assertTrue(Causes.of(e).contains("injected fault: write call #"), Causes.of(e));
                 }
                 assertClean(allocator, run, factory + " failing at write call #" + k);
             }
@@ -142,7 +143,7 @@ class WriterFailureTest {
             task.join(TimeUnit.SECONDS.toMillis(30));
             assertTrue(!task.isAlive(), "task thread still running after its interrupt");
             assertTrue(thrown.get() != null, "the writer finished despite the interrupt");
-            assertTrue(causes(thrown.get()).contains("Interrupt"), causes(thrown.get()));
+            assertTrue(Causes.of(thrown.get()).contains("Interrupt"), Causes.of(thrown.get()));
             assertClean(allocator, run, factory + " interrupted");
         }
     }
@@ -193,14 +194,6 @@ class WriterFailureTest {
             assertEquals(List.of(), left.map(p -> p.getFileName().toString()).collect(Collectors.toList()), what);
         }
         Leaks.assertNone(allocator, run.heldBytes(), what);
-    }
-
-    private static String causes(Throwable e) {
-        StringBuilder all = new StringBuilder();
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            all.append(t).append(" <- ");
-        }
-        return all.toString();
     }
 
     /** Fails the n-th Arrow allocation made on a writer thread (where records are serialized and compressed). */
