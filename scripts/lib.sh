@@ -36,10 +36,3 @@ report_tools() {
   "$java" -Djava.awt.headless=true -cp "$jar" dev.sluice.jmh.report.ReportTools "$@"
 }
 
-# Refuses (exit 2) any strategy spec the benchmarks jar would refuse, with its message.
-check_strategies() {
-  local problem
-  if ! problem="$("$java" -cp "$jar" dev.sluice.core.cli.SluiceCli strategies "$@" 2>&1 >/dev/null)"; then
-    die "${problem#sluice strategies: }"
-  fi
-}

@@ -51,9 +51,14 @@ done
 case "$size" in tiny|small|medium|large|xlarge|xxlarge) ;; *) die "invalid --size '$size': allowed are tiny, small, medium, large, xlarge, xxlarge" ;; esac
 case "$event" in cpu|alloc|wall|lock) ;; *) die "invalid --event '$event': allowed are cpu, alloc, wall, lock" ;; esac
 [[ "$iterations" =~ ^[1-9][0-9]*$ ]] || die "invalid --iterations '$iterations': allowed is an integer >= 1"
+[[ "$limit" == none || "$limit" =~ ^[0-9]+(\.[0-9]+)?[kKmMgGtT]?([iI]?[bB])?$ ]] \
+  || die "invalid --memory-limit '$limit': allowed is none or a byte size (examples: 4096, 32k, 64m, 1.5g)"
 find_java
 require_jar
-check_strategies "$strategy"
+# The strategy, size, task count, scale and iterations as the benchmarks parse them: BenchPlan refuses (exit 2) what
+# the fork would, before anything runs.
+problem="$("$java" -cp "$jar" dev.sluice.jmh.BenchPlan --preset smoke --sizes "$size" --strategies "$strategy" \
+  --tasks "$tasks" --scale "$scale" --iterations "$iterations" 2>&1 >/dev/null)" || { problem="${problem//--strategies/--strategy}"; die "${problem//--sizes/--size}"; }
 lib="$root/jmh/target/async-profiler/linux-x64/libasyncProfiler.so"
 [[ -f "$lib" ]] || { echo "$script: $lib is missing; build with: mvn -B -DskipTests package" >&2; exit 2; }
 out="${out:-$root/jmh/target/profile/${strategy//[:=]/_}-$size-$event}"
@@ -73,11 +78,7 @@ files=("$out"/*-flame.html "$out"/*-flame-reverse.html "$out"/*-collapsed.txt)
 for f in "${files[@]}"; do
   [[ -s "$f" ]] || { echo "$script: async-profiler wrote no ${f##*/}; see $out/jmh.log" >&2; exit 1; }
 done
-# The frames with the most samples of their own (the last frame of each stack), in % of all samples. awk, not head:
-# head stops reading after 15 lines, sort then dies of SIGPIPE, and pipefail made the script fail (exit 141).
-awk '{ n = $NF; $NF = ""; sub(/ $/, ""); k = split($0, f, ";"); self[f[k]] += n; total += n }
-     END { for (x in self) printf "%6.1f%%  %s\n", 100 * self[x] / total, x }' "${files[2]}" \
-  | sort -rn | awk 'NR <= 15' >&2
-# Where the samples go by mechanism: zeroing, page faults, allocation, compression, copies, write calls, GC.
+# The frames with the most samples of their own, then where the samples go by mechanism (zeroing, page faults,
+# allocation, compression, copies, write calls, GC).
 report_tools shares "${files[2]}" >&2
 printf '%s\n' "${files[@]}"

@@ -6,7 +6,9 @@ import dev.sluice.core.run.SeedScale;
 import dev.sluice.core.run.Workload;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.write.StrategySpec;
+import dev.sluice.core.write.WriterConfig;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -50,7 +52,8 @@ public final class BenchPlan {
         }
     }
 
-    static final List<String> STRATEGIES = List.of("per-batch", "buffered", "async", "async:skipMerge=true");
+    /** The seed preset's strategies, the baseline first: the order the reports list strategies in. */
+    public static final List<String> STRATEGIES = List.of("per-batch", "buffered", "async", "async:skipMerge=true");
     static final String SEED_SIZES = "small,medium,large,xlarge,xxlarge";
 
     private BenchPlan() {}
@@ -138,8 +141,11 @@ public final class BenchPlan {
             for (String strategy : strategies) {
                 List<String> jmh = new ArrayList<>(List.of("ShuffleWriteBenchmark", "-p", "strategy=" + strategy));
                 jmh.addAll(common);
-                if (StrategySpec.parse("strategy", strategy).problem(memoryLimitless(codec)) != null) {
+                StrategySpec spec = StrategySpec.parse("--strategies", strategy);
+                if (spec.problem(probe(codec, WriterConfig.UNLIMITED)) != null) {
                     // Upstream's skip-merge needs a host memory limit: the executor may use this machine's memory.
+                    // Any other problem is refused here, not in the fork.
+                    spec.check("--strategies", probe(codec, memoryLimit));
                     jmh.addAll(List.of("-p", "memoryLimit=" + memoryLimit));
                 }
                 String name = size + "-" + strategy.replaceAll("[:=]", "_");
@@ -149,16 +155,17 @@ public final class BenchPlan {
             // The raw write of as many bytes as the first strategy's data files held: scripts/bench.sh puts that
             // run's wave.dataBytesPerTask in place of the @ reference.
             List<String> raw = new ArrayList<>(List.of("RawWriteBenchmark", "-p", "fileBytes="
-                    + (first == null ? RawWriteBenchmark.COMPUTED : "@wave.dataBytesPerTask:" + first)));
+                    + "@wave.dataBytesPerTask:" + first));
             raw.addAll(common);
             out.println(size + "-raw|" + weight / 4 + "|" + String.join(" ", raw));
         }
         return 0;
     }
 
-    private static dev.sluice.core.write.WriterConfig memoryLimitless(String codec) {
-        return dev.sluice.core.write.WriterConfig.builder().codec(ShuffleCodec.parse("codec", codec))
-                .outputDir(java.nio.file.Path.of(System.getProperty("java.io.tmpdir"))).build();
+    /** A configuration to check a strategy spec against, before anything runs. */
+    private static WriterConfig probe(String codec, long memoryLimit) {
+        return WriterConfig.builder().codec(ShuffleCodec.parse("codec", codec)).memoryLimit(memoryLimit)
+                .outputDir(Path.of(System.getProperty("java.io.tmpdir"))).build();
     }
 
     private static int count(String parameter, String text, int min) {

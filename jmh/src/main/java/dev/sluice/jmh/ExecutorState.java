@@ -42,8 +42,7 @@ public class ExecutorState {
     public void start(WriterState writers, InputState inputs, GateState gate) throws Exception {
         this.inputs = inputs;
         this.dirty = gate.dirty();
-        dir = Files.createTempDirectory(Paths.get(System.getProperty(DIR_PROPERTY, System.getProperty("java.io.tmpdir"))),
-                "sluice-jmh-");
+        dir = newTrialDirectory("sluice-jmh-");
         config = writers.config(dir);
         storage = new CountedStorage();
         executor = writers.spec().createExecutor(config, storage, inputs.allocator());
@@ -65,10 +64,6 @@ public class ExecutorState {
         return storage;
     }
 
-    public int tasks() {
-        return inputs.input().size();
-    }
-
     @TearDown(Level.Trial)
     public void stop() throws IOException {
         try {
@@ -84,6 +79,12 @@ public class ExecutorState {
                 deleteDirectory(dir);
             }
         }
+    }
+
+    /** A fresh directory for one trial's files, under {@code -Dsluice.dir} or the temp directory. */
+    static Path newTrialDirectory(String prefix) throws IOException {
+        return Files.createTempDirectory(Paths.get(System.getProperty(DIR_PROPERTY,
+                System.getProperty("java.io.tmpdir"))), prefix);
     }
 
     static void deleteDirectory(Path dir) throws IOException {

@@ -15,7 +15,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -90,8 +89,7 @@ public class RawWriteBenchmark extends RunSettings {
             }
             System.out.printf("sluice raw write: %d tasks x %d bytes (%s) in %d-byte writes%n", tasks, bytes,
                     COMPUTED.equals(fileBytes) ? "a data file of this input, computed" : "given", WRITE_SIZE);
-            dir = Files.createTempDirectory(Paths.get(System.getProperty(ExecutorState.DIR_PROPERTY,
-                    System.getProperty("java.io.tmpdir"))), "sluice-raw-");
+            dir = ExecutorState.newTrialDirectory("sluice-raw-");
             chunk = ByteBuffer.allocateDirect(WRITE_SIZE);
             SplittableRandom random = new SplittableRandom(workload.inputSpec().seed);
             while (chunk.remaining() >= Long.BYTES) {

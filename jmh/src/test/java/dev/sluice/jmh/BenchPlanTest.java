@@ -62,6 +62,13 @@ class BenchPlanTest {
     }
 
     @Test
+    void aStrategyThatCannotRunEvenWithTheMachinesMemoryIsRefusedBeforeAnyFork() {
+        InvalidParameterException e = assertThrows(InvalidParameterException.class,
+                () -> plan("--preset", "seed", "--strategies", "buffered:initialPartial=256m:maxPartial=64m"));
+        assertEquals("--strategies", e.parameter());
+    }
+
+    @Test
     void aBadOptionIsRefusedNamingIt() {
         InvalidParameterException e = assertThrows(InvalidParameterException.class,
                 () -> plan("--preset", "seed", "--iterations", "0"));

@@ -176,7 +176,10 @@ class ScriptsIT {
                 new String[] {"scripts/compare.sh", BENCH.resolve("jmh-result.json").toString(),
                         BENCH.resolve("jmh-result.json").toString(), "--threshold", "lots"},
                 new String[] {"scripts/profile.sh", "--size", "tiny"},
-                new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--event", "gpu"})) {
+                new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--event", "gpu"},
+                new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--tasks", "0"},
+                new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--memory-limit", "lots"},
+                new String[] {"scripts/profile.sh", "--strategy", "buffered:merge=zip", "--size", "tiny"})) {
             Run r = run(bad);
             assertEquals(2, r.status, String.join(" ", bad) + ": " + r.err);
             assertTrue(r.err.contains(bad[0].substring(8)), String.join(" ", bad) + ": " + r.err);

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -12,10 +13,11 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Where a profile's samples go, by mechanism: the share of samples whose stack passes through memory zeroing, page
- * faults, allocation, compression, copies, write calls or GC. Reads async-profiler's collapsed stacks (one line per
- * stack, frames joined by {@code ;}, then the sample count). A sample counts in every category one of its frames
- * matches, so the shares overlap (a page fault inside a copy counts in both) and do not add up to 100%.
+ * Where a profile's samples go: the frames with the most samples of their own (the last frame of each stack), then
+ * by mechanism, the share of samples whose stack passes through memory zeroing, page faults, allocation,
+ * compression, copies, write calls or GC. Reads async-profiler's collapsed stacks (one line per stack, frames joined
+ * by {@code ;}, then the sample count). A sample counts in every category one of its frames matches, so the shares
+ * overlap (a page fault inside a copy counts in both) and do not add up to 100%.
  */
 final class ProfileShares {
     /** Category name to the pattern one frame must contain. */
@@ -40,12 +42,16 @@ final class ProfileShares {
         CATEGORIES.put("garbage collection", Pattern.compile("^G1[A-Z]|GCTaskThread|WorkerThread::run|^\\[GC"));
     }
 
+    /** How many of the frames with the most samples of their own are printed. */
+    static final int TOP_FRAMES = 15;
+
     private ProfileShares() {}
 
-    /** Prints the total samples and each category's share of them. */
+    /** Prints the top frames by their own samples, then the total samples and each category's share of them. */
     static void print(Path collapsed, PrintStream out) throws IOException {
         long total = 0;
         long[] hits = new long[CATEGORIES.size()];
+        Map<String, Long> self = new HashMap<>();
         List<Pattern> patterns = List.copyOf(CATEGORIES.values());
         for (String line : Files.readAllLines(collapsed, StandardCharsets.UTF_8)) {
             int space = line.lastIndexOf(' ');
@@ -55,6 +61,7 @@ final class ProfileShares {
             long n = Long.parseLong(line.substring(space + 1).trim());
             total += n;
             String[] frames = line.substring(0, space).split(";");
+            self.merge(frames[frames.length - 1], n, Long::sum);
             for (int c = 0; c < patterns.size(); c++) {
                 for (String frame : frames) {
                     if (patterns.get(c).matcher(frame).find()) {
@@ -64,6 +71,11 @@ final class ProfileShares {
                 }
             }
         }
+        long all = total;
+        self.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .limit(TOP_FRAMES)
+                .forEach(e -> out.printf(Locale.ROOT, "%6.1f%%  %s%n", 100.0 * e.getValue() / all, e.getKey()));
         out.printf(Locale.ROOT, "%d samples; a sample counts in every category a frame of its stack matches%n", total);
         int c = 0;
         for (String name : CATEGORIES.keySet()) {

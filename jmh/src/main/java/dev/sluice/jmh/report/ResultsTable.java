@@ -2,6 +2,7 @@ package dev.sluice.jmh.report;
 
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.io.Bytes;
+import dev.sluice.jmh.BenchPlan;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,7 +107,7 @@ public final class ResultsTable {
     }
 
     private static int strategyOrder(String strategy) {
-        int i = List.of("per-batch", "buffered", "async", "async:skipMerge=true").indexOf(strategy);
+        int i = BenchPlan.STRATEGIES.indexOf(strategy);
         return i < 0 ? Integer.MAX_VALUE : i;
     }
 }

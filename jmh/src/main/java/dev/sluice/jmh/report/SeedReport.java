@@ -1,6 +1,7 @@
 package dev.sluice.jmh.report;
 
 import dev.sluice.core.input.DataSize;
+import dev.sluice.jmh.BenchPlan;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -90,7 +91,7 @@ final class SeedReport {
             }
         }
         sizes.addAll(sizeSet);
-        for (String s : List.of(BASELINE, "buffered", "async", "async:skipMerge=true")) {
+        for (String s : BenchPlan.STRATEGIES) {
             if (strategySet.remove(s)) {
                 strategies.add(s);
             }
@@ -381,8 +382,32 @@ final class SeedReport {
                 error / value > FLAG ? " ⚠" : "");
     }
 
-    /** (baseline - strategy) / baseline in %, with an error propagated from both. */
-    private Optional<double[]> improvement(Figure figure, String size, String strategy) {
+    /**
+     * A strategy against the baseline: (baseline - strategy) / baseline in % (positive: faster), its error propagated
+     * from both 99.9% errors, and Welch's p-value on the two sets of measured waves.
+     */
+    private static final class Improvement {
+        final double percent;
+        final double error;
+        final double p;
+
+        Improvement(double percent, double error, double p) {
+            this.percent = percent;
+            this.error = error;
+            this.p = p;
+        }
+
+        boolean significant() {
+            return p < SIGNIFICANCE;
+        }
+
+        /** Significantly faster than the baseline. */
+        boolean faster() {
+            return percent > 0 && significant();
+        }
+    }
+
+    private Optional<Improvement> improvement(Figure figure, String size, String strategy) {
         Optional<JmhResults.Row> base = write(size, BASELINE);
         Optional<JmhResults.Row> other = write(size, strategy);
         if (base.isEmpty() || other.isEmpty()) {
@@ -396,7 +421,7 @@ final class SeedReport {
         // d(o/b) = sqrt((eo/b)^2 + (o eb / b^2)^2), in %.
         double error = Math.sqrt(Math.pow(eo / b, 2) + Math.pow(o * eb / (b * b), 2)) * 100;
         double p = welch(figure.runs.apply(base.get()), figure.runs.apply(other.get()));
-        return Optional.of(new double[] {value, error, p < SIGNIFICANCE ? 1 : 0, p});
+        return Optional.of(new Improvement(value, error, p));
     }
 
     /** Welch's two-sided t-test p-value of two sets of measured waves; NaN where either has fewer than two. */
@@ -410,9 +435,9 @@ final class SeedReport {
 
     private String improvementText(Figure figure, String size, String strategy) {
         return improvement(figure, size, strategy).map(v -> {
-            String t = Double.isNaN(v[1]) ? String.format(Locale.ROOT, "%+.1f%% (no error)", v[0])
-                    : String.format(Locale.ROOT, "%+.1f%% ± %.1f, p %s", v[0], v[1], pText(v[3]));
-            return v[2] > 0 ? "**" + t + "**" : t;
+            String t = Double.isNaN(v.error) ? String.format(Locale.ROOT, "%+.1f%% (no error)", v.percent)
+                    : String.format(Locale.ROOT, "%+.1f%% ± %.1f, p %s", v.percent, v.error, pText(v.p));
+            return v.significant() ? "**" + t + "**" : t;
         }).orElse("n/a");
     }
 
@@ -429,10 +454,10 @@ final class SeedReport {
             out.print("| " + size + " |");
             for (String s : strategies) {
                 out.print(" " + write(size, s).map(r -> String.format(Locale.ROOT, "%s / %s",
-                        percentFlag(r.error / r.score), percentFlag(r.metricError("query.totalMillis")
+                        percentFlag(r.relativeError()), percentFlag(r.metricError("query.totalMillis")
                                 / r.metric("query.totalMillis").orElse(Double.NaN)))).orElse("n/a") + " |");
             }
-            out.println(" " + raw(size).map(r -> percentFlag(r.error / r.score)).orElse("n/a") + " |");
+            out.println(" " + raw(size).map(r -> percentFlag(r.relativeError())).orElse("n/a") + " |");
         }
         out.println();
         out.println("Aimed at: within 3%; ⚠ past 5%. Each configuration's measured waves, in seconds, show where the "
@@ -451,6 +476,8 @@ final class SeedReport {
         noiseFloor().filter(r -> r.samples >= 2).ifPresent(r -> {
             double cv = cv(r.runs);
             double k = errorPerCv(r.samples);
+            int forTarget = runsFor(TARGET, cv);
+            double pass = oneIterationOfEverything();
             out.printf(Locale.ROOT, "Why: the machine itself. NoiseFloorBenchmark did exactly the same work in every "
                             + "iteration (%s threads, as many as the wave's tasks, each compressing the same 64 MiB "
                             + "with lz4 %s times; no I/O, no allocation): %.2f ± %.2f s, an error of %.1f%% of its "
@@ -460,11 +487,10 @@ final class SeedReport {
                             + "would take %s measured iterations per configuration and 5%% %s; the measured waves of "
                             + "one iteration of every configuration above take %.0f s together, so 3%% would "
                             + "mean %s minutes of measured waves alone.%n%n",
-                    r.param("tasks"), r.param("rounds"), r.score / 1000, r.error / 1000, 100 * r.error / r.score,
-                    100 * cv, r.samples, k, 100 * TARGET / k, 100 * FLAG / k, 100 * cv, count(runsFor(TARGET, cv)),
-                    count(runsFor(FLAG, cv)), oneIterationOfEverything() / 1000,
-                    runsFor(TARGET, cv) == Integer.MAX_VALUE ? "countless" : String.format(Locale.ROOT, "%.0f",
-                            runsFor(TARGET, cv) * oneIterationOfEverything() / 60_000));
+                    r.param("tasks"), r.param("rounds"), r.score / 1000, r.error / 1000, 100 * r.relativeError(),
+                    100 * cv, r.samples, k, 100 * TARGET / k, 100 * FLAG / k, 100 * cv, count(forTarget),
+                    count(runsFor(FLAG, cv)), pass / 1000, forTarget == Integer.MAX_VALUE ? "countless"
+                            : String.format(Locale.ROOT, "%.0f", forTarget * pass / 60_000));
         });
     }
 
@@ -549,8 +575,8 @@ final class SeedReport {
             }
             improvement(MAPPER, largest, s).ifPresent(v -> lines.add(String.format(Locale.ROOT,
                     "At %s, %s's mapper stage time is %s against %s (%s); its query total time %s.", largest, s,
-                    improvementText(MAPPER, largest, s), BASELINE, Double.isNaN(v[1]) ? "one wave: no error"
-                            : v[2] > 0 ? "significant" : "not significant",
+                    improvementText(MAPPER, largest, s), BASELINE, Double.isNaN(v.error) ? "one wave: no error"
+                            : v.significant() ? "significant" : "not significant",
                     improvementText(QUERY, largest, s))));
         }
         int within = 0;
@@ -562,7 +588,7 @@ final class SeedReport {
             if (r.benchmarkClass().equals("NoiseFloorBenchmark")) {
                 continue;
             }
-            double rel = r.error / r.score;
+            double rel = r.relativeError();
             total++;
             if (Double.isNaN(rel)) {
                 unmeasured++;
@@ -578,7 +604,7 @@ final class SeedReport {
                 100 * worst, unmeasured > 0 ? "; " + unmeasured + " with one wave and no error" : "")
                 + noiseFloor().filter(r -> r.samples >= 2).map(r -> String.format(Locale.ROOT, " The same work in "
                         + "every iteration, with no I/O, measured on this machine in the same run: %.1f%%.",
-                        100 * r.error / r.score)).orElse(""));
+                        100 * r.relativeError())).orElse(""));
         return lines;
     }
 
@@ -597,8 +623,7 @@ final class SeedReport {
             }
             String from = null;
             for (int i = sizes.size() - 1; i >= 0; i--) {
-                Optional<double[]> v = improvement(figure, sizes.get(i), s);
-                if (v.isEmpty() || v.get()[0] <= 0 || v.get()[2] == 0) {
+                if (!improvement(figure, sizes.get(i), s).map(Improvement::faster).orElse(false)) {
                     break;
                 }
                 from = sizes.get(i);

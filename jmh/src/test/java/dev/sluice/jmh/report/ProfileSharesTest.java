@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The profile summary that profile.sh prints. */
 class ProfileSharesTest {
     @Test
-    void aSampleCountsInEveryMechanismItsStackPassesThrough(@TempDir Path dir) throws Exception {
+    void topFramesThenASampleCountsInEveryMechanismItsStackPassesThrough(@TempDir Path dir) throws Exception {
         Path collapsed = dir.resolve("collapsed.txt");
         Files.writeString(collapsed, String.join("\n",
                 "Thread.run;PartialHandle.append;Unsafe_CopyMemory;asm_exc_page_fault;exc_page_fault;clear_page_erms 30",
@@ -22,7 +22,8 @@ class ProfileSharesTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ProfileShares.print(collapsed, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String text = bytes.toString(StandardCharsets.UTF_8);
-        assertTrue(text.startsWith("100 samples"), text);
+        assertTrue(text.startsWith("  50.0%  LZ4_compress_fast\n  30.0%  clear_page_erms\n  20.0%  Unsafe_SetMemory\n"
+                + "100 samples"), "the frames with the most samples of their own come first: " + text);
         assertTrue(text.contains("  30.0%  page faults"), text);
         assertTrue(text.contains("  30.0%  copies in the process"), text);
         assertTrue(text.contains("  50.0%  LZ4 compression and its"), text);
