@@ -1,5 +1,6 @@
 package dev.sluice.core.cli;
 
+import dev.sluice.core.write.Presets;
 import dev.sluice.core.write.ShuffleWriterFactory;
 import dev.sluice.core.write.ShuffleWriters;
 import dev.sluice.core.write.StrategySpec;
@@ -24,7 +25,7 @@ final class StrategiesCommand {
                 + "Without arguments, lists every strategy on the class path: what it models, and each option with its\n"
                 + "default (upstream's), what it means and where upstream sets it. With SPECs (NAME or\n"
                 + "NAME:key=value:...), checks each and prints it with every option's value; exit status 2 if one is\n"
-                + "invalid.\n";
+                + "invalid. Presets (e.g. consolidated-best) stand for a strategy with options and are listed last.\n";
     }
 
     int run(List<String> args) {
@@ -61,6 +62,10 @@ final class StrategiesCommand {
                 }
             }
             out.println();
+        }
+        for (String preset : Presets.names()) {
+            out.printf("%s  (preset)%n  %s%n  is: %s (options after it override these)%n%n", preset,
+                    Presets.description(preset), Presets.expansion(preset));
         }
         return SluiceCli.OK;
     }

@@ -172,6 +172,37 @@ public final class RecordSerializer {
     }
 
     /**
+     * Serializes one record into {@code target}, from its position on (which moves past the record), for a caller that
+     * reuses its buffers; returns the record's bytes. {@code target} must have {@link #memoryBound} bytes remaining.
+     */
+    public int serializeInto(VectorSchemaRoot slice, ByteBuffer target) throws IOException {
+        int start = target.position();
+        writeRecord(slice, new WritableByteChannel() {
+            @Override
+            public int write(ByteBuffer src) {
+                int n = src.remaining();
+                if (n > target.remaining()) {
+                    throw new IllegalStateException("record exceeds its memory bound: " + (target.position() - start
+                            + n) + " bytes into a buffer of " + (target.limit() - start));
+                }
+                target.put(src);
+                return n;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+                // The caller owns the buffer.
+            }
+        });
+        return target.position() - start;
+    }
+
+    /**
      * The slice as a record batch, its buffers compressed by the body codec. Arrow's {@code VectorUnloader} drops the
      * buffers it already compressed when a later one fails; here they are released.
      */

@@ -1,6 +1,8 @@
 package dev.sluice.core.write;
 
 import dev.sluice.core.InvalidParameterException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
@@ -25,7 +27,9 @@ public final class ShuffleWriters {
         Map<String, ShuffleWriterFactory> all = available();
         ShuffleWriterFactory factory = all.get(name);
         if (factory == null) {
-            throw new InvalidParameterException(parameter, name, "one of " + String.join(", ", all.keySet()));
+            List<String> allowed = new ArrayList<>(all.keySet());
+            allowed.addAll(Presets.names());
+            throw new InvalidParameterException(parameter, name, "one of " + String.join(", ", allowed));
         }
         return factory;
     }

@@ -14,7 +14,7 @@ import org.apache.arrow.memory.BufferAllocator;
 /**
  * A strategy and the values of its options, written the same way on the command line and in JMH parameters:
  * {@code NAME} or {@code NAME:key=value:key=value}, e.g. {@code async:skipMerge=true}. Options not given take the
- * strategy's defaults, which are upstream's.
+ * strategy's defaults, which are upstream's. A {@link Presets preset} name stands for a strategy with options.
  */
 public final class StrategySpec {
     private final ShuffleWriterFactory factory;
@@ -30,7 +30,7 @@ public final class StrategySpec {
     /** Parses a spec among the strategies on the class path; refuses with {@code parameter} named. */
     public static StrategySpec parse(String parameter, String text) {
         String trimmed = text == null ? "" : text.trim();
-        List<String> pieces = Arrays.asList(trimmed.split(":", -1));
+        List<String> pieces = Presets.expand(Arrays.asList(trimmed.split(":", -1)));
         ShuffleWriterFactory factory = ShuffleWriters.find(parameter, pieces.get(0));
         return new StrategySpec(factory, SpecParser.parse(parameter, trimmed, factory.name(), factory.options(),
                 pieces.subList(1, pieces.size())), trimmed);

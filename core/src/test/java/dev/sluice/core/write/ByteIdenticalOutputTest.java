@@ -62,7 +62,10 @@ class ByteIdenticalOutputTest {
             byte[] perBatch = writeFiles(run, "per-batch", config.outputDir(reference).build(), allocator);
             List<String> others = List.of("buffered", "buffered:initialPartial=64k", "buffered:merge=gather",
                     "buffered:initialPartial=64k:merge=gather:shrink=true", "buffered:merger=blocking:compression=pool",
-                    "buffered:recordBuffer=direct", "async", "async:initialPartial=64k:merge=gather");
+                    "buffered:recordBuffer=direct", "async", "async:initialPartial=64k:merge=gather",
+                    "buffered:partial=chunked:chunk=64k", "buffered:partial=chunked:chunk=64k:merge=gather:pool=true",
+                    "buffered:initialPartial=64k:pool=true:recordBuffer=direct:checksum=true",
+                    "async:partial=chunked:chunk=64k:recordBuffer=direct:pool=true", "consolidated-best", "ideal");
             int i = 0;
             for (String other : others) {
                 Path out = dir.resolve("other-" + i++);

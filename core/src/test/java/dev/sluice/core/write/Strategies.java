@@ -3,6 +3,7 @@ package dev.sluice.core.write;
 import dev.sluice.core.write.async.AsyncWriterFactory;
 import dev.sluice.core.write.buffered.BufferedWriterFactory;
 import dev.sluice.core.write.perbatch.PerBatchWriterFactory;
+import dev.sluice.core.write.reference.IdealWriterFactory;
 import java.util.stream.Stream;
 
 /** The strategy specs tests run. */
@@ -18,10 +19,11 @@ public final class Strategies {
         return spec(spec.text() + ":" + String.join(":", options));
     }
 
-    /** Every strategy at its defaults (upstream's). */
+    /** Every strategy at its defaults (upstream's), the best preset, and the {@code ideal} reference. */
     public static Stream<StrategySpec> defaults() {
         return Stream.of(StrategySpec.of(new PerBatchWriterFactory()), StrategySpec.of(new BufferedWriterFactory()),
-                StrategySpec.of(new AsyncWriterFactory()));
+                StrategySpec.of(new AsyncWriterFactory()), spec(Presets.CONSOLIDATED_BEST),
+                StrategySpec.of(new IdealWriterFactory()));
     }
 
     /**
@@ -38,9 +40,13 @@ public final class Strategies {
                 "buffered:initialPartial=64k:compression=pool:recordBuffer=direct",
                 "buffered:initialPartial=64k:merge=gather:shrink=true:checksum=true",
                 "buffered:initialPartial=64k:memoryBound=exact",
+                "buffered:partial=chunked:chunk=64k",
+                "buffered:partial=chunked:chunk=64k:pool=true:recordBuffer=direct:merge=gather",
+                "buffered:initialPartial=64k:pool=true:memoryBound=exact:recordBuffer=direct",
                 "async:initialPartial=64k",
                 "async:initialPartial=64k:skipMerge=true",
-                "async:initialPartial=64k:skipMerge=true:memoryBound=exact:merger=blocking")
+                "async:initialPartial=64k:skipMerge=true:memoryBound=exact:merger=blocking",
+                "async:partial=chunked:chunk=64k:pool=true:skipMerge=true")
                 .map(Strategies::spec);
     }
 }

@@ -1,6 +1,8 @@
 package dev.sluice.core.write.consolidate;
 
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.memory.HostBufferPool;
+import dev.sluice.core.memory.HostBuffers;
 import dev.sluice.core.output.MapOutputFiles;
 import dev.sluice.core.serde.RecordSerializer;
 import dev.sluice.core.write.BoundedPool;
@@ -17,7 +19,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * What a consolidating strategy shares between the map tasks of an executor, as spark-rapids shares them: the writer
  * threads that compress records ({@code threads} slots, or a pool), the merger threads ({@code mergerThreads} slots
  * or a pool), and the host memory with its limit. Partial buffers come from one Arrow allocator, which mallocs
- * without zeroing.
+ * without zeroing; with {@code pool=true}, from the executor's {@link HostBufferPool}, which the map tasks give them
+ * back to.
  */
 public final class ConsolidatingExecutor implements ShuffleExecutor {
     /** Compression tasks waiting for a pool thread; the task thread waits beyond that (the in-flight quota bounds it first). */
@@ -30,7 +33,9 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
     private final ConsolidatingSettings settings;
     private final CountedStorage storage;
     private final BufferAllocator allocator;
-    private final BufferAllocator partials;
+    private final HostBuffers partials;
+    /** With {@code pool=true}: partials and direct records; null otherwise. */
+    private final HostBufferPool pool;
     private final ByteBufAllocator recordBuffers = PooledByteBufAllocator.DEFAULT;
     private final HostMemory host;
     private final AutoCloseable compression;
@@ -45,8 +50,10 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         this.allocator = allocator;
         this.host = new HostMemory(config);
         String prefix = "sluice-" + strategy;
-        // Not a child allocator of the executor's own: a segment catalog keeps partials after its executor closes.
-        this.partials = allocator;
+        // Not a child allocator of the executor's own: a segment catalog keeps partials after its executor closes
+        // (a closed pool frees what is given back to it).
+        this.pool = settings.pool ? new HostBufferPool(allocator, config.memoryLimit, () -> host.budget().used()) : null;
+        this.partials = pool != null ? pool : HostBuffers.malloc(allocator);
         AutoCloseable threads = null;
         try {
             threads = settings.compression == Modes.Compression.SLOTS ? new Slots(config.threads, prefix + "-writer")
@@ -56,6 +63,9 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
                     : new BoundedPool(prefix + "-merger", settings.mergerThreads, MERGER_BACKLOG);
         } catch (RuntimeException | Error e) {
             closeQuietly(threads, e);
+            if (pool != null) {
+                pool.close();
+            }
             throw e;
         }
     }
@@ -94,6 +104,11 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         return recordBuffers;
     }
 
+    /** Where {@code recordBuffer=direct} records go with {@code pool=true}; null without a pool. */
+    HostBufferPool recordPool() {
+        return pool;
+    }
+
     HostMemory host() {
         return host;
     }
@@ -121,7 +136,13 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         try {
             closeThreads(compression);
         } finally {
-            closeThreads(mergers);
+            try {
+                closeThreads(mergers);
+            } finally {
+                if (pool != null) {
+                    pool.close();
+                }
+            }
         }
     }
 

@@ -74,6 +74,20 @@ public final class ConsolidatingOptions {
             Modes.RecordBuffer.class, Modes.RecordBuffer.HEAP, "heap: each compressed record grows in a heap array "
                     + "and is copied into the partial; direct: one pooled direct buffer of exactly its size",
             "OpenByteArrayOutputStream per partition of a batch (" + RSIMB + " @ " + PR_13724 + ")");
+    public static final StrategyOption<Modes.Partial> PARTIAL = StrategyOption.choice("partial", Modes.Partial.class,
+            Modes.Partial.CONTIGUOUS, "contiguous: one buffer per batch, grown by allocating a bigger one and copying; "
+                    + "chunked: a list of fixed-size chunks (chunk), growth adds one and copies nothing, commit and "
+                    + "spill write them with gathering writes (initialPartial and the growth policy then do not apply)",
+            "expandBuffer: allocate, copy, free (" + HANDLE + " @ " + PR_13724 + ")");
+    public static final StrategyOption<Long> CHUNK = StrategyOption.size("chunk", 4 * Bytes.MiB, 64 * Bytes.KiB,
+            Bytes.GiB, "partial=chunked: bytes of one chunk",
+            "none: upstream has no chunked partials");
+    public static final StrategyOption<Boolean> POOL = StrategyOption.flag("pool", false,
+            "partial buffers (and records with recordBuffer=direct) come from an executor-wide pool that map tasks "
+                    + "give them back to, never zeroed, so steady-state waves touch no fresh pages; idle buffers count "
+                    + "against a memory limit and are freed to fit it",
+            "HostMemoryBuffer.allocate(size, false) per partial, freed when its task ends (" + HANDLE + " @ "
+                    + PR_13724 + ")");
     public static final StrategyOption<Boolean> CHECKSUM = StrategyOption.flag("checksum", false,
             "Adler32 of each partition, committed as the .checksum.ADLER32 file",
             "commitAllPartitions(writer, emptyChecksums = true): no checksum file (" + RSIMB + " @ " + PR_13724 + ")");
@@ -85,7 +99,7 @@ public final class ConsolidatingOptions {
     public static StrategyOptions declare(StrategyOption<?>... own) {
         List<StrategyOption<?>> all = new ArrayList<>(List.of(own));
         all.addAll(List.of(MAX_PARTIAL, MEMORY_THRESHOLD, MAX_BYTES_IN_FLIGHT, FILE_BUFFER, MERGE, SHRINK, MERGER,
-                MERGER_THREADS, COMPRESSION, MEMORY_BOUND, RECORD_BUFFER, CHECKSUM));
+                MERGER_THREADS, COMPRESSION, MEMORY_BOUND, RECORD_BUFFER, PARTIAL, CHUNK, POOL, CHECKSUM));
         return StrategyOptions.of(all.toArray(new StrategyOption<?>[0]));
     }
 

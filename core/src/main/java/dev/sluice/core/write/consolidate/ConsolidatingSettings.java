@@ -21,6 +21,9 @@ public final class ConsolidatingSettings {
     final Modes.MemoryBound memoryBound;
     final Modes.RecordBuffer recordBuffer;
     final boolean checksum;
+    final Modes.Partial partial;
+    final int chunk;
+    final boolean pool;
     final PartialSizing sizing;
     final boolean skipMerge;
 
@@ -44,6 +47,9 @@ public final class ConsolidatingSettings {
         this.memoryBound = options.get(ConsolidatingOptions.MEMORY_BOUND);
         this.recordBuffer = options.get(ConsolidatingOptions.RECORD_BUFFER);
         this.checksum = options.get(ConsolidatingOptions.CHECKSUM);
+        this.partial = options.get(ConsolidatingOptions.PARTIAL);
+        this.chunk = Math.toIntExact(options.get(ConsolidatingOptions.CHUNK));
+        this.pool = options.get(ConsolidatingOptions.POOL);
         this.sizing = sizing;
         this.skipMerge = skipMerge;
     }
@@ -67,10 +73,22 @@ public final class ConsolidatingSettings {
         if (config.hasMemoryLimit()) {
             partials = Math.min(partials, config.memoryLimit);
         }
-        plan.offHeap("partials (" + shape.batches + " per task, as " + (sizing == PartialSizing.DOUBLING ? "doubling"
-                : "predictive sizing") + " grows them)", partials);
+        String growth = this.partial == Modes.Partial.CHUNKED ? "in " + chunk + "-byte chunks"
+                : "as " + (sizing == PartialSizing.DOUBLING ? "doubling" : "predictive sizing") + " grows them";
+        if (pool && this.partial == Modes.Partial.CONTIGUOUS) {
+            // The pool keeps every size a partial passed through: a growth series sums to at most twice its last.
+            partials *= 2;
+            growth += ", and the pool keeps each size";
+            if (config.hasMemoryLimit()) {
+                partials = Math.min(partials, config.memoryLimit);
+            }
+        }
+        plan.offHeap("partials (" + shape.batches + " per task, " + growth + ")", partials);
         if (recordBuffer == Modes.RecordBuffer.HEAP) {
             plan.heap("compressed records (2 x maxBytesInFlight per task)", shape.tasks * 2 * maxBytesInFlight);
+        } else if (pool) {
+            // Pooled records are rounded up to a power of two: up to twice their bound.
+            plan.offHeap("compressed records (2 x maxBytesInFlight per task, pooled)", shape.tasks * 2 * maxBytesInFlight);
         } else {
             plan.direct("compressed records (maxBytesInFlight per task)", shape.tasks * maxBytesInFlight);
         }
@@ -82,6 +100,11 @@ public final class ConsolidatingSettings {
      * largest growth, when the old buffer and the new one both exist.
      */
     long[] partialPeak(long bytes, int partitions) {
+        if (partial == Modes.Partial.CHUNKED) {
+            long chunks = (bytes + chunk - 1) / chunk;
+            return chunks * chunk > maxPartial ? new long[] {0, 0} : new long[] {chunks * Long.highestOneBit(
+                    2L * chunk - 1), 0};
+        }
         long capacity = initialPartial;
         long copying = 0;
         while (capacity < bytes) {

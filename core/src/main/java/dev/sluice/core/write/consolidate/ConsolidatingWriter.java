@@ -2,6 +2,7 @@ package dev.sluice.core.write.consolidate;
 
 import dev.sluice.core.io.Cleanup;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.memory.HostBufferPool;
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.output.MapOutputFiles;
 import dev.sluice.core.output.SegmentCatalog;
@@ -13,6 +14,7 @@ import dev.sluice.core.write.WriterConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -120,9 +122,7 @@ final class ConsolidatingWriter extends BackgroundWriter {
         SerializedRecord out = null;
         try {
             if (failure() == null) {
-                out = settings.recordBuffer == Modes.RecordBuffer.HEAP
-                        ? SerializedRecord.heap(serializer.serializeToHeap(record.slice()))
-                        : SerializedRecord.direct(serializer.serialize(record.slice(), executor.recordBuffers()));
+                out = serialize(record);
                 memory.recordSerialized(pendingRecord.reserved, out.memory());
                 pendingRecord.reserved = out.memory();
                 // Upstream releases recordSize - compressedSize right after compression, the rest once merged.
@@ -139,6 +139,26 @@ final class ConsolidatingWriter extends BackgroundWriter {
         } finally {
             pendingRecord.complete(out);
             batch.recordReady();
+        }
+    }
+
+    /** Serializes and compresses a record into the buffer {@code recordBuffer} and {@code pool} say. */
+    private SerializedRecord serialize(ShuffleRecord record) throws IOException {
+        if (settings.recordBuffer == Modes.RecordBuffer.HEAP) {
+            return SerializedRecord.heap(serializer.serializeToHeap(record.slice()));
+        }
+        HostBufferPool pool = executor.recordPool();
+        if (pool == null) {
+            return SerializedRecord.direct(serializer.serialize(record.slice(), executor.recordBuffers()));
+        }
+        long bound = serializer.memoryBound(record.slice());
+        ArrowBuf buffer = pool.take(bound);
+        try {
+            int length = serializer.serializeInto(record.slice(), buffer.nioBuffer(0, Math.toIntExact(bound)));
+            return SerializedRecord.pooled(buffer, length, pool);
+        } catch (IOException | RuntimeException | Error e) {
+            pool.give(buffer);
+            throw e;
         }
     }
 

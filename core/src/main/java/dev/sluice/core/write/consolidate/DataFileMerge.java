@@ -15,6 +15,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -71,11 +72,18 @@ final class DataFileMerge {
                         if (checksums != null) {
                             for (int p = 0; p < lengths.length; p++) {
                                 if (lengths[p] > 0) {
-                                    checksums.update(p, partial.memorySlice(batch.offsets[p], lengths[p]));
+                                    List<ByteBuffer> pieces = new ArrayList<>();
+                                    partial.memorySlices(batch.offsets[p], lengths[p], pieces);
+                                    for (ByteBuffer piece : pieces) {
+                                        checksums.update(p, piece);
+                                    }
                                 }
                             }
                         }
-                        commit.data().write(partial.memorySlice(0, size));
+                        // One call for a contiguous buffer (upstream's spill of the handle), gathering writes for chunks.
+                        List<ByteBuffer> all = new ArrayList<>();
+                        partial.memorySlices(0, size, all);
+                        writeAll(commit.data(), all);
                     }
                     return commit.commit(lengths, checksums == null ? null : checksums.values(), config.fsync);
                 }
@@ -94,6 +102,19 @@ final class DataFileMerge {
         try (DataFileCommit commit = DataFileCommit.adopt(storage, files, file)) {
             return commit.commit(lengths, checksums == null ? null : checksums.values(), config.fsync);
         }
+    }
+
+    /** {@code pieces} in order: one write call for one piece, gathering writes for more. */
+    static void writeAll(WritableFile file, List<ByteBuffer> pieces) throws IOException {
+        if (pieces.size() == 1) {
+            file.write(pieces.get(0));
+            return;
+        }
+        GatheringWriter out = new GatheringWriter(file);
+        for (ByteBuffer piece : pieces) {
+            out.add(piece);
+        }
+        out.flush();
     }
 
     /** Upstream's merge: every segment through {@code fileBuffer} bytes into a 64 KiB buffered stream. */
@@ -140,6 +161,7 @@ final class DataFileMerge {
                                        WritableFile data, PartitionChecksums checksums) throws IOException {
         long[] lengths = new long[partitions];
         GatheringWriter out = new GatheringWriter(data);
+        List<ByteBuffer> pieces = new ArrayList<>();
         ByteBuffer staging = null;
         for (int p = 0; p < partitions; p++) {
             long body = bodyBytes(batches, p);
@@ -160,7 +182,11 @@ final class DataFileMerge {
                     continue;
                 }
                 if (batch.partial.inMemory()) {
-                    add.accept(batch.partial.memorySlice(batch.bodyOffset(p), length));
+                    pieces.clear();
+                    batch.partial.memorySlices(batch.bodyOffset(p), length, pieces);
+                    for (ByteBuffer piece : pieces) {
+                        add.accept(piece);
+                    }
                 } else {
                     if (staging == null) {
                         staging = ByteBuffer.allocateDirect(STAGING);

@@ -45,4 +45,12 @@ final class Modes {
         /** Sluice: a pooled direct buffer of exactly the serialized size (computed before writing). */
         DIRECT
     }
+
+    /** How a partial holds its bytes in memory. */
+    enum Partial implements Choice {
+        /** Upstream: one buffer, replaced by a bigger one (and copied) when it grows. */
+        CONTIGUOUS,
+        /** Sluice: fixed-size chunks; growing adds one and copies nothing. */
+        CHUNKED
+    }
 }

@@ -7,12 +7,12 @@ import dev.sluice.core.io.ReadableFile;
 import dev.sluice.core.io.WritableFile;
 import dev.sluice.core.output.SegmentSource;
 import java.io.IOException;
+import dev.sluice.core.memory.HostBuffers;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * PR-13724's partial-file handle ({@code SpillablePartialFileHandle} @ e465ec3851): one batch's partitions,
@@ -28,6 +28,9 @@ import org.apache.arrow.memory.BufferAllocator;
  *       buffered stream.</li>
  *   <li>Once finished, it keeps its capacity ({@code shrink=true} copies it into an exact-size buffer instead).</li>
  * </ul>
+ * With {@code partial=chunked} (Sluice) the memory is a list of fixed-size chunks instead: growing takes one more chunk
+ * (charged like a growth) and copies nothing; {@code pool=true} takes buffers from, and gives them back to, the
+ * executor's pool instead of the allocator.
  * Readers read by position under the handle's lock, so another thread may spill it between reads (an exact memory
  * bound spills the executor's largest partial). A pinned handle (being merged from memory) is never spilled.
  */
@@ -38,14 +41,15 @@ final class PartialHandle implements SegmentSource {
     private final ReentrantLock lock = new ReentrantLock();
     private final WriterMemory memory;
     private final HostMemory host;
-    private final BufferAllocator allocator;
+    private final HostBuffers buffers;
     private final CountedStorage storage;
     private final Supplier<Path> spillPath;
     private final ConsolidatingSettings settings;
 
     private boolean started;
-    private ArrowBuf buffer;
-    /** Capacity of the buffer, which is what the memory bound was charged. */
+    /** The bytes while in memory; null before the first append and once in a file. */
+    private PartialMemory buffer;
+    /** Capacity of the memory, which is what the memory bound was charged. */
     private long capacity;
     private long size;
     private int completedPartitions;
@@ -60,11 +64,11 @@ final class PartialHandle implements SegmentSource {
     private boolean finished;
     private boolean released;
 
-    PartialHandle(WriterMemory memory, HostMemory host, BufferAllocator allocator, CountedStorage storage,
+    PartialHandle(WriterMemory memory, HostMemory host, HostBuffers buffers, CountedStorage storage,
                   Supplier<Path> spillPath, ConsolidatingSettings settings) {
         this.memory = memory;
         this.host = host;
-        this.allocator = allocator;
+        this.buffers = buffers;
         this.storage = storage;
         this.spillPath = spillPath;
         this.settings = settings;
@@ -91,7 +95,7 @@ final class PartialHandle implements SegmentSource {
             }
             if (!started) {
                 started = true;
-                if (!memory.partialMayStartInMemory() || !replaceBufferLocked(settings.initialPartial)) {
+                if (!memory.partialMayStartInMemory() || !startInMemoryLocked()) {
                     toFileLocked();
                 }
             }
@@ -99,7 +103,7 @@ final class PartialHandle implements SegmentSource {
                 growLocked(size + n);
             }
             if (file == null) {
-                buffer.setBytes(size, src.duplicate());
+                buffer.put(size, src);
             } else {
                 fileOut.write(src.duplicate());
                 storage.counters().recordSpill(n);
@@ -110,6 +114,33 @@ final class PartialHandle implements SegmentSource {
         }
     }
 
+    /** The first memory: {@code initialPartial}, or one chunk; false if the memory bound refused. */
+    private boolean startInMemoryLocked() {
+        if (settings.partial == Modes.Partial.CHUNKED) {
+            buffer = new PartialMemory.Chunked(buffers, settings.chunk);
+            return addChunkLocked();
+        }
+        return replaceBufferLocked(settings.initialPartial);
+    }
+
+    /** One more chunk, charged first; false, and nothing changed, if the memory bound refused. */
+    private boolean addChunkLocked() {
+        PartialMemory.Chunked chunks = (PartialMemory.Chunked) buffer;
+        long more = chunks.chunkCapacity();
+        if (capacity + more > settings.maxPartial || !memory.tryReservePartial(more)) {
+            return false;
+        }
+        try {
+            chunks.addChunk();
+        } catch (RuntimeException | Error e) {
+            memory.releasePartial(more);
+            throw e;
+        }
+        capacity += more;
+        host.holdsMemory(this);
+        return true;
+    }
+
     /**
      * Charges and allocates a buffer of {@code bytes} in place of the current one (if any), whose {@code size} bytes
      * are copied over before it is freed; false, and nothing changed, if the memory bound refused. As upstream's
@@ -117,29 +148,41 @@ final class PartialHandle implements SegmentSource {
      * meanwhile.
      */
     private boolean replaceBufferLocked(long bytes) {
-        if (!memory.tryReservePartial(bytes)) {
+        long charge = buffers.capacityFor(bytes);
+        if (!memory.tryReservePartial(charge)) {
             return false;
         }
-        ArrowBuf next;
+        PartialMemory next;
         try {
-            next = allocator.buffer(bytes);
+            next = new PartialMemory.Contiguous(buffers, bytes, (PartialMemory.Contiguous) buffer, size);
         } catch (RuntimeException | Error e) {
-            memory.releasePartial(bytes);
+            memory.releasePartial(charge);
             throw e;
         }
         if (buffer != null) {
-            next.setBytes(0, buffer, 0, size);
-            buffer.close();
+            buffer.free();
             memory.releasePartial(capacity);
         }
         buffer = next;
-        capacity = bytes;
+        capacity = charge;
         host.holdsMemory(this);
         return true;
     }
 
-    /** {@code expandBuffer}: a bigger buffer, or the file when the sizing or the memory bound says no. */
+    /**
+     * {@code expandBuffer}: a bigger buffer (or more chunks), or the file when the sizing, the maximum or the memory
+     * bound says no.
+     */
     private void growLocked(long required) throws IOException {
+        if (buffer instanceof PartialMemory.Chunked) {
+            while (capacity < required) {
+                if (!addChunkLocked()) {
+                    toFileLocked();
+                    return;
+                }
+            }
+            return;
+        }
         long next = settings.sizing.grow(capacity, required, completedPartitions, completedBytes,
                 settings.maxPartial);
         if (next < required || !replaceBufferLocked(next)) {
@@ -157,7 +200,7 @@ final class PartialHandle implements SegmentSource {
         WritableFile newFile = storage.create(newPath);
         try {
             if (buffer != null && size > 0) {
-                newFile.write(buffer.nioBuffer(0, Math.toIntExact(size)));
+                buffer.writeTo(newFile, size);
                 storage.counters().recordSpill(size);
             }
         } catch (IOException | RuntimeException | Error e) {
@@ -184,7 +227,7 @@ final class PartialHandle implements SegmentSource {
 
     private void freeBuffer() {
         if (buffer != null) {
-            buffer.close();
+            buffer.free();
             buffer = null;
             memory.releasePartial(capacity);
             capacity = 0;
@@ -201,7 +244,8 @@ final class PartialHandle implements SegmentSource {
         try {
             finished = true;
             closeFileStream();
-            if (settings.shrink && buffer != null && size > 0 && capacity - size > capacity / 4) {
+            if (settings.shrink && buffer instanceof PartialMemory.Contiguous && size > 0
+                    && capacity - size > capacity / 4) {
                 replaceBufferLocked(size);
             }
         } finally {
@@ -303,14 +347,17 @@ final class PartialHandle implements SegmentSource {
         }
     }
 
-    /** Bytes [offset, offset+length) of a pinned handle in memory, without a copy. */
-    ByteBuffer memorySlice(long offset, long length) {
+    /**
+     * Bytes [offset, offset+length) of a pinned handle in memory, without a copy: one piece for a contiguous buffer,
+     * one per chunk touched for chunks.
+     */
+    void memorySlices(long offset, long length, List<ByteBuffer> out) {
         lock.lock();
         try {
             if (pins == 0 || buffer == null) {
                 throw new IllegalStateException("memory slice of a partial that is not pinned in memory");
             }
-            return buffer.nioBuffer(offset, Math.toIntExact(length));
+            buffer.slices(offset, length, out);
         } finally {
             lock.unlock();
         }
@@ -328,7 +375,9 @@ final class PartialHandle implements SegmentSource {
             }
             int n = (int) Math.min(dst.remaining(), size - position);
             if (file == null) {
-                buffer.getBytes(position, dst.slice().limit(n));
+                ByteBuffer window = dst.slice();
+                window.limit(n);
+                buffer.get(position, window);
                 dst.position(dst.position() + n);
                 return n;
             }

@@ -1,8 +1,10 @@
 package dev.sluice.core.write.consolidate;
 
+import dev.sluice.core.memory.HostBuffers;
 import dev.sluice.core.serde.GrowingBytes;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
+import org.apache.arrow.memory.ArrowBuf;
 
 /** A record's serialized, compressed bytes between its compression task and its merger, and the memory they hold. */
 abstract class SerializedRecord {
@@ -48,6 +50,29 @@ abstract class SerializedRecord {
             @Override
             void release() {
                 buffer.release();
+            }
+        };
+    }
+
+    /**
+     * Sluice's with {@code pool=true}: a buffer of the executor's pool, as large as the record's memory bound, given
+     * back once merged.
+     */
+    static SerializedRecord pooled(ArrowBuf buffer, int length, HostBuffers pool) {
+        return new SerializedRecord() {
+            @Override
+            ByteBuffer bytes() {
+                return buffer.nioBuffer(0, length);
+            }
+
+            @Override
+            long memory() {
+                return buffer.capacity();
+            }
+
+            @Override
+            void release() {
+                pool.give(buffer);
             }
         };
     }

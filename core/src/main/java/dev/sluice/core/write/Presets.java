@@ -1,0 +1,67 @@
+package dev.sluice.core.write;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Named combinations of a strategy's options: a preset is written where a strategy name goes, and options after it
+ * override the preset's ({@code consolidated-best:pool=false}). Each one says why it is what it is; docs/tuning.md has
+ * the measurements.
+ */
+public final class Presets {
+    /** The best Sluice knows for consolidation: every option that docs/tuning.md's ablation shows to pay. */
+    public static final String CONSOLIDATED_BEST = "consolidated-best";
+
+    private static final Map<String, String[]> PRESETS = new LinkedHashMap<>();
+
+    static {
+        PRESETS.put(CONSOLIDATED_BEST, new String[] {
+                "buffered:partial=chunked:pool=true:recordBuffer=direct:merge=gather",
+                "buffered's pipeline with chunked partials and records from an executor-wide pool of reused, unzeroed "
+                        + "buffers, merged with gathering writes (docs/tuning.md)"});
+    }
+
+    private Presets() {}
+
+    /** Preset names, in the order they are listed. */
+    public static Set<String> names() {
+        return PRESETS.keySet();
+    }
+
+    /** The spec a preset stands for, e.g. {@code buffered:partial=chunked:...}. */
+    public static String expansion(String name) {
+        return PRESETS.get(name)[0];
+    }
+
+    public static String description(String name) {
+        return PRESETS.get(name)[1];
+    }
+
+    /**
+     * {@code pieces} (a name and its {@code key=value} options) with a preset name replaced by its strategy and options;
+     * an option given after the preset replaces the preset's. Anything else is returned as it is.
+     */
+    static List<String> expand(List<String> pieces) {
+        String[] preset = PRESETS.get(pieces.get(0));
+        if (preset == null) {
+            return pieces;
+        }
+        Set<String> given = new HashSet<>();
+        for (String piece : pieces.subList(1, pieces.size())) {
+            given.add(piece.split("=", 2)[0].trim());
+        }
+        List<String> expanded = new ArrayList<>();
+        for (String piece : Arrays.asList(preset[0].split(":"))) {
+            if (expanded.isEmpty() || !given.contains(piece.split("=", 2)[0])) {
+                expanded.add(piece);
+            }
+        }
+        expanded.addAll(pieces.subList(1, pieces.size()));
+        return expanded;
+    }
+}

@@ -1,0 +1,164 @@
+package dev.sluice.core.write.consolidate;
+
+import dev.sluice.core.io.WritableFile;
+import dev.sluice.core.memory.HostBuffers;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+
+/**
+ * Where a partial's bytes live while it is in memory ({@code partial=} option). The handle decides when memory is
+ * charged, grown or given up; this says how bytes are placed, read and written out. Callers hold the handle's lock.
+ */
+abstract class PartialMemory {
+    protected final HostBuffers buffers;
+
+    PartialMemory(HostBuffers buffers) {
+        this.buffers = buffers;
+    }
+
+    /** Bytes of memory held (what the memory bound is charged). */
+    abstract long capacity();
+
+    /** Copies {@code src}'s remaining bytes to {@code at}; the capacity covers them. */
+    abstract void put(long at, ByteBuffer src);
+
+    /** Fills {@code dst} from bytes starting at {@code at}. */
+    abstract void get(long at, ByteBuffer dst);
+
+    /** Views of bytes [offset, offset+length), in order, without a copy: valid until the memory is freed. */
+    abstract void slices(long offset, long length, List<ByteBuffer> out);
+
+    /** Gives every buffer back. */
+    abstract void free();
+
+    /** Writes bytes [0, size) to {@code file}: one call for one buffer, gathering writes for chunks. */
+    final void writeTo(WritableFile file, long size) throws IOException {
+        List<ByteBuffer> pieces = new ArrayList<>();
+        slices(0, size, pieces);
+        DataFileMerge.writeAll(file, pieces);
+    }
+
+    /**
+     * Upstream's: one buffer ({@code SpillablePartialFileHandle} @ e465ec3851). Growing means a new buffer, a copy of
+     * what was written, and freeing the old one.
+     */
+    static final class Contiguous extends PartialMemory {
+        private final ArrowBuf buffer;
+
+        /** A buffer of {@code bytes}, holding {@code size} bytes copied from {@code previous} (if any). */
+        Contiguous(HostBuffers buffers, long bytes, Contiguous previous, long size) {
+            super(buffers);
+            this.buffer = buffers.take(bytes);
+            if (previous != null && size > 0) {
+                buffer.setBytes(0, previous.buffer, 0, size);
+            }
+        }
+
+        @Override
+        long capacity() {
+            return buffer.capacity();
+        }
+
+        @Override
+        void put(long at, ByteBuffer src) {
+            buffer.setBytes(at, src.duplicate());
+        }
+
+        @Override
+        void get(long at, ByteBuffer dst) {
+            buffer.getBytes(at, dst);
+        }
+
+        @Override
+        void slices(long offset, long length, List<ByteBuffer> out) {
+            if (length > 0) {
+                out.add(buffer.nioBuffer(offset, Math.toIntExact(length)));
+            }
+        }
+
+        @Override
+        void free() {
+            buffers.give(buffer);
+        }
+    }
+
+    /**
+     * Sluice's ({@code partial=chunked}): a list of fixed-size chunks. Growing takes one more chunk and copies nothing;
+     * the bytes go out with gathering writes.
+     */
+    static final class Chunked extends PartialMemory {
+        private final int chunk;
+        private final List<ArrowBuf> chunks = new ArrayList<>();
+
+        Chunked(HostBuffers buffers, int chunk) {
+            super(buffers);
+            this.chunk = chunk;
+        }
+
+        /** Memory one more chunk holds. */
+        long chunkCapacity() {
+            return buffers.capacityFor(chunk);
+        }
+
+        void addChunk() {
+            chunks.add(buffers.take(chunk));
+        }
+
+        @Override
+        long capacity() {
+            return chunkCapacity() * chunks.size();
+        }
+
+        @Override
+        void put(long at, ByteBuffer src) {
+            ByteBuffer rest = src.duplicate();
+            long position = at;
+            while (rest.hasRemaining()) {
+                int inChunk = (int) (position % chunk);
+                int n = Math.min(rest.remaining(), chunk - inChunk);
+                ByteBuffer piece = rest.duplicate();
+                piece.limit(piece.position() + n);
+                chunks.get((int) (position / chunk)).setBytes(inChunk, piece);
+                rest.position(rest.position() + n);
+                position += n;
+            }
+        }
+
+        @Override
+        void get(long at, ByteBuffer dst) {
+            long position = at;
+            while (dst.hasRemaining()) {
+                int inChunk = (int) (position % chunk);
+                int n = Math.min(dst.remaining(), chunk - inChunk);
+                ByteBuffer piece = dst.slice();
+                piece.limit(n);
+                chunks.get((int) (position / chunk)).getBytes(inChunk, piece);
+                dst.position(dst.position() + n);
+                position += n;
+            }
+        }
+
+        @Override
+        void slices(long offset, long length, List<ByteBuffer> out) {
+            long position = offset;
+            long end = offset + length;
+            while (position < end) {
+                int inChunk = (int) (position % chunk);
+                int n = (int) Math.min(end - position, chunk - inChunk);
+                out.add(chunks.get((int) (position / chunk)).nioBuffer(inChunk, n));
+                position += n;
+            }
+        }
+
+        @Override
+        void free() {
+            for (ArrowBuf c : chunks) {
+                buffers.give(c);
+            }
+            chunks.clear();
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.sluice.core.write.reference;
+
+import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.memory.MemoryPlan;
+import dev.sluice.core.memory.TaskShape;
+import dev.sluice.core.write.ShuffleExecutor;
+import dev.sluice.core.write.ShuffleWriterFactory;
+import dev.sluice.core.write.WriterConfig;
+import dev.sluice.core.write.option.OptionValues;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * {@code ideal}: a reference, not a writer design. The same records of the same input, serialized and compressed on
+ * every core into memory reused from wave to wave, then each map task's data file written in one sequential pass of
+ * gathering writes (and forced, with fsync). It does what every strategy must do (compress every byte once, write it
+ * once) and nothing else: no flow control, no memory limit, no copy between the compressed record and the file. What
+ * it takes is the pipeline's physical limit on the machine at hand; a strategy's time divided by it says how much of
+ * the strategy's time is its mechanism.
+ */
+public final class IdealWriterFactory implements ShuffleWriterFactory {
+    public static final String NAME = "ideal";
+
+    /** Serialized bytes of a task's input, at most (as the consolidating strategies plan). */
+    static final double SERIALIZED_PER_INPUT = 1.05;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "reference, not a design: every record compressed on all cores into reused memory, then the data file "
+                + "written in one sequential pass (the pipeline's physical limit)";
+    }
+
+    @Override
+    public String check(WriterConfig config, OptionValues options) {
+        return config.hasMemoryLimit() ? "no memory limit: the reference holds every record of its map tasks in memory"
+                : null;
+    }
+
+    @Override
+    public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
+        // Pooled records are rounded up to a power of two: up to twice their bytes.
+        plan.offHeap("compressed records of every task, pooled", (long) Math.ceil(
+                shape.tasks * 2 * shape.inputBytes * SERIALIZED_PER_INPUT));
+    }
+
+    @Override
+    public ShuffleExecutor createExecutor(WriterConfig config, OptionValues options, CountedStorage storage,
+                                          BufferAllocator allocator) {
+        return new IdealExecutor(config, storage, allocator);
+    }
+}
