@@ -7,9 +7,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
   cat <<'USAGE'
-Usage: scripts/bench.sh [--preset smoke|quick|seed] [--strategies a,b] [--sizes a,b] [--scale F|seed-equivalent]
-                        [--tasks N] [--codec C] [--sync true|false] [--warmups N] [--iterations N] [--jdk PATH]
-                        [--out DIR]
+Usage: scripts/bench.sh [--preset smoke|quick|seed|tuning] [--strategies a,b] [--sizes a,b]
+                        [--scale F|seed-equivalent] [--tasks N] [--codec C] [--sync true|false] [--warmups N]
+                        [--warmup-records quarter|full] [--iterations N] [--jdk PATH] [--out DIR]
 
 Runs ShuffleWriteBenchmark (one operation is one wave: N map tasks written at once on one executor) for every size x
 strategy, and RawWriteBenchmark (the storage's reference: N sequential writes of the data files' size, as the size's
@@ -32,11 +32,15 @@ Presets (what the other options override):
   seed    the seed report's experiment on this machine: small..xxlarge with the seed's 1 to 5 batches per task, one
           task per processor at the seed-equivalent scale, 200 partitions, round robin, lz4 (Spark's), the four
           strategies above, 1 warm-up and 5 measured waves per configuration (within 30 minutes on 2 cores, 24 GiB)
+  tuning  docs/tuning.md's ablation: small and xxlarge (1 and 5 batches per task) at scale 0.5, one task per
+          processor; ideal (the pipeline's limit), per-batch, buffered, buffered with each of Sluice's options alone
+          (merge=gather, pool=true, partial=chunked, recordBuffer=direct), consolidated-best; 1 warm-up wave of
+          the full records and 5 measured waves per configuration (run it once per --codec)
 quick and seed first measure the machine's own spread over the same iterations (NoiseFloorBenchmark: the same
 lz4 work in every iteration, no I/O), which the report sets against every configuration's error.
 
 Options:
-  --preset NAME       smoke, quick or seed (default: quick)
+  --preset NAME       smoke, quick, seed or tuning (default: quick)
   --strategies LIST   comma-separated strategy specs, NAME or NAME:key=value:... (see: scripts/sluice strategies)
   --sizes LIST        comma-separated sizes: tiny, small, medium, large, xlarge, xxlarge
   --scale F           a factor > 0, or seed-equivalent (tasks x size / this machine's memory as the seed's)
@@ -44,8 +48,10 @@ Options:
   --codec C           none, lz4-frame or lz4-block (default: lz4-block, Spark's lz4)
   --sync B            true: every commit forces its files to the device, and so does the raw write, so that the
                       disk is in every wave (default: false, as Spark)
-  --warmups N         warm-up waves per configuration (default: the preset's); a warm-up wave writes every record cut
-                      to its first quarter (the same code, a fraction of the time) and is not verified
+  --warmups N         warm-up waves per configuration (default: the preset's); a warm-up wave is not verified
+  --warmup-records R  quarter: a warm-up wave writes every record cut to its first quarter (the same code, a fraction
+                      of the time); full: the records themselves, so that buffers a strategy reuses (pool=true) reach
+                      the state measured waves find (default: the preset's; full for tuning, else quarter)
   --iterations N      measured waves per configuration (default: the preset's)
   --jdk PATH          JDK to build and run with (default: JAVA_HOME, else java on PATH)
   --out DIR           output directory, created; must not hold a previous run (default: jmh/target/bench/PRESET-TIME)
@@ -58,7 +64,7 @@ preset=quick jdk="" out="" plan_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --help|-h) usage; exit 0 ;;
-    --preset|--strategies|--sizes|--scale|--tasks|--codec|--sync|--warmups|--iterations|--jdk|--out)
+    --preset|--strategies|--sizes|--scale|--tasks|--codec|--sync|--warmups|--warmup-records|--iterations|--jdk|--out)
       [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"
       case "$1" in
         --preset) preset="$2"; plan_args+=("$1" "$2") ;;
@@ -67,7 +73,7 @@ while [[ $# -gt 0 ]]; do
         *) plan_args+=("$1" "$2") ;;
       esac
       shift 2 ;;
-    *) die "unknown argument '$1': allowed are --preset, --strategies, --sizes, --scale, --tasks, --codec, --sync, --warmups, --iterations, --jdk, --out, --help" ;;
+    *) die "unknown argument '$1': allowed are --preset, --strategies, --sizes, --scale, --tasks, --codec, --sync, --warmups, --warmup-records, --iterations, --jdk, --out, --help" ;;
   esac
 done
 find_java "$jdk"

@@ -5,6 +5,7 @@ import dev.sluice.core.input.DataSize;
 import dev.sluice.core.run.SeedScale;
 import dev.sluice.core.run.Workload;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.write.Presets;
 import dev.sluice.core.write.StrategySpec;
 import dev.sluice.core.write.WriterConfig;
 import java.io.PrintStream;
@@ -41,29 +42,48 @@ public final class BenchPlan {
         final int iterations;
         /** Whether the run measures the machine's own spread first ({@link NoiseFloorBenchmark}). */
         final boolean noiseFloor;
+        /** The strategies, the baseline first. */
+        final List<String> strategies;
+        /** What warm-up waves write ({@link InputState#warmUp}). */
+        final String warmUp;
 
-        Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor) {
+        Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
+               List<String> strategies, String warmUp) {
             this.sizes = sizes;
             this.scale = scale;
             this.tasks = tasks;
             this.warmups = warmups;
             this.iterations = iterations;
             this.noiseFloor = noiseFloor;
+            this.strategies = strategies;
+            this.warmUp = warmUp;
         }
     }
 
     /** The seed preset's strategies, the baseline first: the order the reports list strategies in. */
     public static final List<String> STRATEGIES = List.of("per-batch", "buffered", "async", "async:skipMerge=true");
     static final String SEED_SIZES = "small,medium,large,xlarge,xxlarge";
+    /**
+     * The tuning preset's ablation (docs/tuning.md): the reference, per-batch, buffered at upstream's defaults, buffered
+     * with each of Sluice's improvements alone, and the best combination.
+     */
+    public static final List<String> TUNING = List.of("ideal", "per-batch", "buffered", "buffered:merge=gather",
+            "buffered:pool=true", "buffered:partial=chunked", "buffered:recordBuffer=direct", Presets.CONSOLIDATED_BEST);
 
     private BenchPlan() {}
 
     static Map<String, Preset> presets() {
         String cores = String.valueOf(Math.max(1, Math.min(16, Runtime.getRuntime().availableProcessors())));
         Map<String, Preset> presets = new LinkedHashMap<>();
-        presets.put("smoke", new Preset(List.of("tiny"), "1", "1", 0, 1, false));
-        presets.put("quick", new Preset(List.of("small"), SeedScale.NAME, cores, 1, 3, true));
-        presets.put("seed", new Preset(Arrays.asList(SEED_SIZES.split(",")), SeedScale.NAME, cores, 1, 5, true));
+        String quarter = InputState.QUARTER;
+        presets.put("smoke", new Preset(List.of("tiny"), "1", "1", 0, 1, false, STRATEGIES, quarter));
+        presets.put("quick", new Preset(List.of("small"), SeedScale.NAME, cores, 1, 3, true, STRATEGIES, quarter));
+        presets.put("seed", new Preset(Arrays.asList(SEED_SIZES.split(",")), SeedScale.NAME, cores, 1, 5, true,
+                STRATEGIES, quarter));
+        // Half the seed's batch bytes: a buffered batch still outgrows its first 128 MiB partial, and the ablation's
+        // 36 configurations fit in about half an hour here. Full warm-up waves, so that a pool is in its steady state.
+        presets.put("tuning", new Preset(List.of("small", "xxlarge"), "0.5", cores, 1, 5, false, TUNING,
+                InputState.FULL));
         return presets;
     }
 
@@ -95,7 +115,7 @@ public final class BenchPlan {
             DataSize.parse("--sizes", size);
         }
         List<String> strategies = options.containsKey("strategies")
-                ? Arrays.asList(options.get("strategies").split(",", -1)) : STRATEGIES;
+                ? Arrays.asList(options.get("strategies").split(",", -1)) : preset.strategies;
         for (String strategy : strategies) {
             StrategySpec.parse("--strategies", strategy);
         }
@@ -105,6 +125,11 @@ public final class BenchPlan {
         String tasks = options.getOrDefault("tasks", preset.tasks);
         int warmups = count("--warmups", options.getOrDefault("warmups", String.valueOf(preset.warmups)), 0);
         int iterations = count("--iterations", options.getOrDefault("iterations", String.valueOf(preset.iterations)), 1);
+        String warmUp = options.getOrDefault("warmup-records", preset.warmUp);
+        if (!warmUp.equals(InputState.QUARTER) && !warmUp.equals(InputState.FULL)) {
+            throw new InvalidParameterException("--warmup-records", warmUp, InputState.QUARTER + " or "
+                    + InputState.FULL);
+        }
         String sync = options.getOrDefault("sync", "false");
         if (!sync.equals("true") && !sync.equals("false")) {
             throw new InvalidParameterException("--sync", sync, "true or false");
@@ -117,11 +142,12 @@ public final class BenchPlan {
                     Workload.DEFAULT_KEYS, codec, Workload.DEFAULT_SEED, dev.sluice.core.input.SchemaSpec.DEFAULT);
         }
         out.printf(Locale.ROOT, "# %s: sizes %s; %s tasks at once (%s); scale %s%s; strategies %s; codec %s;%s %d "
-                        + "warm-up (of a quarter of every record) and %d measured waves per configuration%n",
+                        + "warm-up (of %s) and %d measured waves per configuration%n",
                 presetName, String.join(",", sizes), tasks,
                 options.containsKey("tasks") ? "given" : "this machine's processors", scale,
                 SeedScale.NAME.equals(scale) ? " (" + any.scaleReason + ")" : "", String.join(",", strategies), codec,
-                sync.equals("true") ? " fsync at every commit;" : "", warmups, iterations);
+                sync.equals("true") ? " fsync at every commit;" : "", warmups,
+                warmUp.equals(InputState.FULL) ? "the full records" : "a quarter of every record", iterations);
         long memoryLimit = SeedScale.memoryTotal();
         if (preset.noiseFloor) {
             // The same iterations of a constant job: the error no configuration can be expected to beat here.
@@ -132,6 +158,9 @@ public final class BenchPlan {
             List<String> common = new ArrayList<>(List.of("-p", "size=" + size, "-p", "scale=" + scale, "-p",
                     "tasks=" + tasks, "-p", "codec=" + codec, "-wi", String.valueOf(warmups), "-i",
                     String.valueOf(iterations), "-f", "1", "-foe", "true"));
+            if (warmUp.equals(InputState.FULL)) {
+                common.addAll(List.of("-p", "warmUp=" + warmUp));
+            }
             if (sync.equals("true")) {
                 // Every commit forces its files to the device, and so does the raw write: the disk in every wave.
                 common.addAll(List.of("-p", "sync=true"));

@@ -1,5 +1,6 @@
 package dev.sluice.jmh;
 
+import dev.sluice.core.InvalidParameterException;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.run.WaveInput;
 import dev.sluice.core.run.Workload;
@@ -7,6 +8,7 @@ import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -14,21 +16,33 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Every task's input of the wave, generated and partitioned once per trial, outside any measurement, after the
- * writer settings were checked (a configuration that does not fit is refused before this); and its warm-up copy,
- * every record cut to its first {@value #WARM_UP_DIVISOR}th, which warm-up waves write: the same code over the same
- * partitions and records, for a fraction of the time a full wave takes. Owns the allocator that every benchmark memory
- * of the fork comes from.
+ * writer settings were checked (a configuration that does not fit is refused before this); and what warm-up waves
+ * write: by default a copy with every record cut to its first {@value #WARM_UP_DIVISOR}th, the same code over the same
+ * partitions and records for a fraction of the time a full wave takes; with {@code warmUp=full}, the input itself, so
+ * that what a strategy keeps from wave to wave (a buffer pool) reaches the state the measured waves find. Owns the
+ * allocator that every benchmark memory of the fork comes from.
  */
 @State(Scope.Benchmark)
 public class InputState {
     static final int WARM_UP_DIVISOR = 4;
 
+    static final String QUARTER = "quarter";
+    static final String FULL = "full";
+
+    /** What warm-up waves write: {@value #QUARTER} (every record cut to its first quarter) or {@value #FULL}. */
+    @Param({QUARTER})
+    public String warmUp;
+
     private BufferAllocator allocator;
     private WaveInput input;
-    private WaveInput warmUp;
+    /** The quarter copy; null when warm-up waves write the input itself. */
+    private WaveInput warmUpCopy;
 
     @Setup(Level.Trial)
     public void make(WorkloadState workloadState, WriterState checked) {
+        if (!QUARTER.equals(warmUp) && !FULL.equals(warmUp)) {
+            throw new InvalidParameterException("warmUp", warmUp, QUARTER + " or " + FULL);
+        }
         Workload workload = workloadState.workload();
         allocator = new RootAllocator();
         long start = System.nanoTime();
@@ -41,7 +55,7 @@ public class InputState {
         }
         System.out.printf(Locale.ROOT, "%nsluice input: %d tasks made in %.1f s%n", workload.tasks,
                 (System.nanoTime() - start) / 1e9);
-        warmUp = input.warmUp(WARM_UP_DIVISOR);
+        warmUpCopy = FULL.equals(warmUp) ? null : input.warmUp(WARM_UP_DIVISOR);
     }
 
     public WaveInput input() {
@@ -50,7 +64,7 @@ public class InputState {
 
     /** What warm-up waves write; their outputs are removed unverified. */
     public WaveInput warmUp() {
-        return warmUp;
+        return warmUpCopy != null ? warmUpCopy : input;
     }
 
     public BufferAllocator allocator() {
@@ -59,8 +73,8 @@ public class InputState {
 
     @TearDown(Level.Trial)
     public void release() {
-        if (warmUp != null) {
-            warmUp.close();
+        if (warmUpCopy != null) {
+            warmUpCopy.close();
         }
         if (input != null) {
             input.close();

@@ -63,8 +63,12 @@ class WaveTest {
             assertEquals(TASKS, fingerprints.size(), "every task has its own input");
             long held = allocator.getAllocatedMemory();
             CountedStorage storage = new CountedStorage();
-            WriterConfig config = WriterConfig.builder().partitions(PARTITIONS).threads(3).codec(ShuffleCodec.LZ4_BLOCK)
-                    .memoryLimit(1L << 30).outputDir(dir).build();
+            // A limit where the strategy takes one (skip-merge needs one; the ideal reference takes none).
+            WriterConfig.Builder builder = WriterConfig.builder().partitions(PARTITIONS).threads(3)
+                    .codec(ShuffleCodec.LZ4_BLOCK).outputDir(dir);
+            WriterConfig limited = builder.memoryLimit(1L << 30).build();
+            WriterConfig config = strategy.problem(limited) == null ? limited
+                    : builder.memoryLimit(WriterConfig.UNLIMITED).build();
             try (ShuffleExecutor executor = strategy.createExecutor(config, storage, allocator);
                  Wave wave = new Wave(TASKS)) {
                 OutputDigest first = null;

@@ -38,7 +38,7 @@ public final class ReportTools {
 
     static int run(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new UsageException("usage: ReportTools report|compare|merge|env|table|metric|shares ...");
+            throw new UsageException("usage: ReportTools report|compare|merge|env|table|ablation|metric|shares ...");
         }
         List<String> rest = List.of(args).subList(1, args.length);
         switch (args[0]) {
@@ -93,6 +93,14 @@ public final class ReportTools {
                 ResultsTable.print(JmhResults.read(existing(rest.get(0))), System.out);
                 return 0;
             }
+            case "ablation": {
+                // ablation RESULT.json: docs/tuning.md's table per codec and size (scripts/bench.sh --preset tuning)
+                if (rest.size() != 1) {
+                    throw new UsageException("usage: ablation RESULT.json");
+                }
+                AblationTable.print(JmhResults.read(existing(rest.get(0))), System.out);
+                return 0;
+            }
             case "metric": {
                 // metric RESULT.json KEY: the first benchmark's secondary result, rounded (for scripts)
                 if (rest.size() != 2) {
@@ -115,7 +123,7 @@ public final class ReportTools {
             }
             default:
                 throw new UsageException("unknown tool '" + args[0] + "': allowed is report, compare, merge, env, table, "
-                        + "metric or shares");
+                        + "ablation, metric or shares");
         }
     }
 

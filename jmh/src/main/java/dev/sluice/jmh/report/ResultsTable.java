@@ -97,7 +97,7 @@ public final class ResultsTable {
         return v.isPresent() ? String.format(Locale.ROOT, format, v.getAsDouble()) : "n/a";
     }
 
-    private static int sizeOrder(String size) {
+    static int sizeOrder(String size) {
         for (DataSize s : DataSize.values()) {
             if (s.label().equals(size)) {
                 return s.ordinal();

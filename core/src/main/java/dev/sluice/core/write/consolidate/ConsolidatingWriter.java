@@ -92,11 +92,15 @@ final class ConsolidatingWriter extends BackgroundWriter {
 
     /**
      * An upper bound of the memory compressing the record needs. A heap record grows by doubling, so it may hold up
-     * to twice its size (plus the 32 bytes it starts with).
+     * to twice its size (plus the 32 bytes it starts with); a pooled one holds its buffer's rounded capacity.
      */
     private long memoryBound(ShuffleRecord record) {
         long bound = serializer.memoryBound(record.slice());
-        return settings.recordBuffer == Modes.RecordBuffer.HEAP ? 2 * bound + 64 : bound;
+        if (settings.recordBuffer == Modes.RecordBuffer.HEAP) {
+            return 2 * bound + 64;
+        }
+        // A pooled buffer has the allocator's rounded capacity, which is what it holds.
+        return executor.recordPool() != null ? executor.recordPool().capacityFor(bound) : bound;
     }
 
     private void startBatch() throws InterruptedException {

@@ -1,0 +1,102 @@
+package dev.sluice.jmh.report;
+
+import dev.sluice.core.io.Bytes;
+import dev.sluice.jmh.BenchPlan;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+import java.util.TreeSet;
+
+/**
+ * docs/tuning.md's ablation: for every codec and size of a run, each strategy's wave time with its error, its
+ * throughput as a share of {@code ideal}'s (the pipeline's limit, measured in the same run), its time against the raw
+ * write's, and what it did to get there (amplification, write calls per MiB, peak memory), with the command that
+ * measures that row alone.
+ */
+final class AblationTable {
+    private AblationTable() {}
+
+    static void print(List<JmhResults.Row> rows, PrintStream out) {
+        TreeSet<String> groups = new TreeSet<>();
+        for (JmhResults.Row r : rows) {
+            if (r.benchmarkClass().equals("ShuffleWriteBenchmark")) {
+                groups.add(r.param("codec") + "|" + ResultsTable.sizeOrder(r.param("size")) + "|" + r.param("size"));
+            }
+        }
+        for (String group : groups) {
+            String[] g = group.split("\\|");
+            String codec = g[0];
+            String size = g[2];
+            List<JmhResults.Row> writes = new ArrayList<>();
+            JmhResults.Row ideal = null;
+            JmhResults.Row raw = null;
+            for (JmhResults.Row r : rows) {
+                if (!r.param("codec").equals(codec) || !r.param("size").equals(size)) {
+                    continue;
+                }
+                if (r.benchmarkClass().equals("RawWriteBenchmark")) {
+                    raw = r;
+                } else if (r.benchmarkClass().equals("ShuffleWriteBenchmark")) {
+                    writes.add(r);
+                    ideal = r.param("strategy").equals("ideal") ? r : ideal;
+                }
+            }
+            writes.sort(Comparator.comparing(r -> order(r.param("strategy"))));
+            JmhResults.Row first = writes.get(0);
+            out.printf(Locale.ROOT, "### %s, %s (%s tasks, scale %s, %.0f batches and %.0f MB of input per task)%n%n",
+                    size, codec, first.param("tasks"), first.param("scale"),
+                    first.metric("wave.batchesPerTask").orElse(Double.NaN),
+                    first.metric("wave.inputBytesPerTask").orElse(Double.NaN) / 1e6);
+            out.println("| strategy | ms per wave (± error) | share of ideal's throughput | vs raw write | amplification "
+                    + "| write calls/MiB | peak memory MiB | command |");
+            out.println("|---|---|---|---|---|---|---|---|");
+            for (JmhResults.Row r : writes) {
+                out.printf(Locale.ROOT, "| %s | %.0f ± %.0f | %s | %s | %s | %s | %s | `%s` |%n", r.param("strategy"),
+                        r.score, r.error, ideal == null ? "n/a" : ratio(ideal, r),
+                        raw == null ? "n/a" : String.format(Locale.ROOT, "%.1fx", r.score / raw.score),
+                        fmt(r.metric("io.amplification"), "%.2f"), fmt(r.metric("io.writeCallsPerMiB"), "%.1f"),
+                        fmt(div(r.metric("io.peakBufferedBytes"), Bytes.MiB), "%.0f"),
+                        command(r, "--strategies " + quote(r.param("strategy"))));
+            }
+            if (raw != null) {
+                out.printf(Locale.ROOT, "| raw write | %.0f ± %.0f | %s | 1.0x | %s | %s | | every run's %s-raw |%n",
+                        raw.score, raw.error, ideal == null ? "n/a" : ratio(ideal, raw),
+                        fmt(raw.metric("io.amplification"), "%.2f"), fmt(raw.metric("io.writeCallsPerMiB"), "%.1f"),
+                        size);
+            }
+            out.println();
+        }
+    }
+
+    /** {@code ideal}'s time over {@code r}'s, with the two relative errors combined. */
+    private static String ratio(JmhResults.Row ideal, JmhResults.Row r) {
+        double share = ideal.score / r.score;
+        double error = share * Math.hypot(ideal.error / ideal.score, r.error / r.score);
+        return String.format(Locale.ROOT, "%.0f%% ± %.0f%%", 100 * share, 100 * error);
+    }
+
+    private static String command(JmhResults.Row r, String strategies) {
+        return "scripts/bench.sh --preset tuning --codec " + r.param("codec") + " --sizes " + r.param("size") + " "
+                + strategies;
+    }
+
+    private static String quote(String spec) {
+        return spec.contains(":") ? "'" + spec + "'" : spec;
+    }
+
+    private static int order(String strategy) {
+        int i = BenchPlan.TUNING.indexOf(strategy);
+        return i < 0 ? Integer.MAX_VALUE : i;
+    }
+
+    private static OptionalDouble div(OptionalDouble v, double by) {
+        return v.isPresent() ? OptionalDouble.of(v.getAsDouble() / by) : OptionalDouble.empty();
+    }
+
+    private static String fmt(OptionalDouble v, String format) {
+        return v.isPresent() ? String.format(Locale.ROOT, format, v.getAsDouble()) : "n/a";
+    }
+}
