@@ -32,7 +32,7 @@ Presets (what the other options override):
   seed    the seed report's experiment on this machine: small..xxlarge with the seed's 1 to 5 batches per task, one
           task per processor at the seed-equivalent scale, 200 partitions, round robin, lz4 (Spark's), the four
           strategies above, 1 warm-up and 5 measured waves per configuration (within 30 minutes on 2 cores, 24 GiB)
-  tuning  docs/tuning.md's ablation: small and xxlarge (1 and 5 batches per task) at scale 0.5, one task per
+  tuning  docs/tuning.md's ablation: small and xxlarge (1 and 5 batches per task) at scale 1, one task per
           processor; ideal (the pipeline's limit), per-batch, buffered, buffered with each of Sluice's options alone
           (merge=gather, pool=true, partial=chunked, recordBuffer=direct), consolidated-best; 1 warm-up wave of
           the full records and 5 measured waves per configuration (run it once per --codec)

@@ -5,11 +5,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
   cat <<'USAGE'
-Usage: scripts/profile.sh --strategy S --size Z [--tasks N] [--scale F] [--memory-limit SIZE] [--iterations N]
-                          [--event cpu|alloc|wall|lock] [--out DIR]
+Usage: scripts/profile.sh --strategy S --size Z [--tasks N] [--scale F] [--codec C] [--memory-limit SIZE]
+                          [--iterations N] [--warmup-records quarter|full] [--event cpu|alloc|wall|lock] [--out DIR]
 
 Runs ShuffleWriteBenchmark for one strategy and size (a wave of --tasks map tasks, 200 partitions, round robin,
-lz4-block, the seed's batches per task; 1 warm-up and --iterations measured waves, 1 by default)
+--codec, the seed's batches per task; 1 warm-up and --iterations measured waves, 1 by default)
 under async-profiler, whose library comes from the tools.profiler:async-profiler Maven jar (unpacked by the build).
 Only the measured waves are profiled (dev.sluice.jmh.WaveProfiler): not input generation, the flush before each
 wave, the reduce-side read, verification or removal. Writes TRIAL-flame.html, TRIAL-flame-reverse.html and
@@ -23,8 +23,11 @@ Options:
   --size Z       tiny, small, medium, large, xlarge or xxlarge
   --tasks N      map tasks written at once (default: 1)
   --scale F      a factor > 0, or seed-equivalent (default: 1)
+  --codec C      none, lz4-frame or lz4-block (default: lz4-block, Spark's lz4)
   --memory-limit SIZE  the executor's host memory limit (default: none; async:skipMerge=true needs one)
   --iterations N measured waves (default: 1)
+  --warmup-records R  quarter (default): the warm-up wave writes every record cut to its first quarter; full: the
+                 records themselves, so that reused buffers (pool=true) are in the state measured waves find
   --event E      cpu, alloc, wall or lock (default: cpu)
   --out DIR      where the flame graphs go (default: jmh/target/profile/STRATEGY-SIZE-EVENT)
   --help         print this help
@@ -32,18 +35,19 @@ Exit status: 0 done, 1 the run failed, 2 bad arguments.
 USAGE
 }
 
-strategy="" size="" event=cpu out="" tasks=1 scale=1 limit=none iterations=1
+strategy="" size="" event=cpu out="" tasks=1 scale=1 limit=none iterations=1 codec=lz4-block warmup=quarter
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --help|-h) usage; exit 0 ;;
-    --strategy|--size|--event|--out|--tasks|--scale|--memory-limit|--iterations)
+    --strategy|--size|--event|--out|--tasks|--scale|--memory-limit|--iterations|--codec|--warmup-records)
       [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"
       case "$1" in
         --strategy) strategy="$2" ;; --size) size="$2" ;; --event) event="$2" ;; --out) out="$2" ;;
         --tasks) tasks="$2" ;; --scale) scale="$2" ;; --memory-limit) limit="$2" ;; --iterations) iterations="$2" ;;
+        --codec) codec="$2" ;; --warmup-records) warmup="$2" ;;
       esac
       shift 2 ;;
-    *) die "unknown argument '$1': allowed are --strategy, --size, --tasks, --scale, --memory-limit, --iterations, --event, --out, --help" ;;
+    *) die "unknown argument '$1': allowed are --strategy, --size, --tasks, --scale, --codec, --memory-limit, --iterations, --warmup-records, --event, --out, --help" ;;
   esac
 done
 [[ -n "$strategy" ]] || die "--strategy is required"
@@ -58,7 +62,7 @@ require_jar
 # The strategy, size, task count, scale and iterations as the benchmarks parse them: BenchPlan refuses (exit 2) what
 # the fork would, before anything runs.
 problem="$("$java" -cp "$jar" dev.sluice.jmh.BenchPlan --preset smoke --sizes "$size" --strategies "$strategy" \
-  --tasks "$tasks" --scale "$scale" --iterations "$iterations" 2>&1 >/dev/null)" || { problem="${problem//--strategies/--strategy}"; die "${problem//--sizes/--size}"; }
+  --tasks "$tasks" --scale "$scale" --iterations "$iterations" --codec "$codec" --warmup-records "$warmup" 2>&1 >/dev/null)" || { problem="${problem//--strategies/--strategy}"; die "${problem//--sizes/--size}"; }
 lib="$root/jmh/target/async-profiler/linux-x64/libasyncProfiler.so"
 [[ -f "$lib" ]] || { echo "$script: $lib is missing; build with: mvn -B -DskipTests package" >&2; exit 2; }
 out="${out:-$root/jmh/target/profile/${strategy//[:=]/_}-$size-$event}"
@@ -67,7 +71,7 @@ out="$(cd "$out" && pwd)"
 echo "$script: profiling $strategy at $size ($event) into $out" >&2
 rm -f "$out"/*-flame.html "$out"/*-flame-reverse.html "$out"/*-collapsed.txt
 if ! "$java" -jar "$jar" ShuffleWriteBenchmark -p "strategy=$strategy" -p "size=$size" -p "tasks=$tasks" \
-    -p "scale=$scale" -p "memoryLimit=$limit" -wi 1 -i "$iterations" -f 1 -foe true \
+    -p "scale=$scale" -p "codec=$codec" -p "warmUp=$warmup" -p "memoryLimit=$limit" -wi 1 -i "$iterations" -f 1 -foe true \
     -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints" \
     -prof "dev.sluice.jmh.WaveProfiler:libPath=$lib;event=$event;dir=$out" > "$out/jmh.log" 2>&1; then
   echo "$script: the run failed; the end of $out/jmh.log:" >&2

@@ -80,9 +80,10 @@ public final class BenchPlan {
         presets.put("quick", new Preset(List.of("small"), SeedScale.NAME, cores, 1, 3, true, STRATEGIES, quarter));
         presets.put("seed", new Preset(Arrays.asList(SEED_SIZES.split(",")), SeedScale.NAME, cores, 1, 5, true,
                 STRATEGIES, quarter));
-        // Half the seed's batch bytes: a buffered batch still outgrows its first 128 MiB partial, and the ablation's
-        // 36 configurations fit in about half an hour here. Full warm-up waves, so that a pool is in its steady state.
-        presets.put("tuning", new Preset(List.of("small", "xxlarge"), "0.5", cores, 1, 5, false, TUNING,
+        // The seed's batch bytes at scale 1 (small: one 400 MB batch per task, the shape the faithful buffered was
+        // profiled at), so that ideal's memory (every record of every task at once) fits this machine at xxlarge.
+        // Full warm-up waves, so that a pool is in its steady state.
+        presets.put("tuning", new Preset(List.of("small", "xxlarge"), "1", cores, 1, 5, false, TUNING,
                 InputState.FULL));
         return presets;
     }
