@@ -21,9 +21,10 @@ public final class Presets {
 
     static {
         PRESETS.put(CONSOLIDATED_BEST, new String[] {
-                "buffered:partial=chunked:pool=true:recordBuffer=direct:merge=gather",
-                "buffered's pipeline with chunked partials and records from an executor-wide pool of reused, unzeroed "
-                        + "buffers, merged with gathering writes (docs/tuning.md)"});
+                "buffered:partial=records:pool=true:recordBuffer=direct:merge=gather",
+                "buffered's pipeline with records compressed into an executor-wide pool of reused, unzeroed buffers, "
+                        + "which the batch's partial links instead of copying; commit and merge with gathering writes "
+                        + "(docs/tuning.md)"});
     }
 
     private Presets() {}

@@ -43,10 +43,13 @@ public final class Strategies {
                 "buffered:partial=chunked:chunk=64k",
                 "buffered:partial=chunked:chunk=64k:pool=true:recordBuffer=direct:merge=gather",
                 "buffered:initialPartial=64k:pool=true:memoryBound=exact:recordBuffer=direct",
+                "buffered:partial=records",
+                "buffered:partial=records:pool=true:recordBuffer=direct:memoryBound=exact:merge=gather",
                 "async:initialPartial=64k",
                 "async:initialPartial=64k:skipMerge=true",
                 "async:initialPartial=64k:skipMerge=true:memoryBound=exact:merger=blocking",
-                "async:partial=chunked:chunk=64k:pool=true:skipMerge=true")
+                "async:partial=chunked:chunk=64k:pool=true:skipMerge=true",
+                "async:partial=records:recordBuffer=direct:skipMerge=true")
                 .map(Strategies::spec);
     }
 }

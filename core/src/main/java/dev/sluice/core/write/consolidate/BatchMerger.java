@@ -80,6 +80,7 @@ abstract class BatchMerger {
     /** Merger thread: appends one ready record, then gives back what it held, whatever happens. */
     protected final void append(PendingRecord record) {
         SerializedRecord bytes = record.serialized();
+        boolean adopted = false;
         try {
             if (bytes != null && writer.firstFailure() == null) {
                 if (record.partitionId != currentPartition) {
@@ -89,15 +90,15 @@ abstract class BatchMerger {
                     currentStart = partial.size();
                     partial.append(header);
                 }
-                partial.append(bytes.bytes());
+                adopted = partial.appendRecord(bytes);
             }
         } catch (Throwable t) {
             writer.failWith(t);
         } finally {
-            if (bytes != null) {
+            if (bytes != null && !adopted) {
                 bytes.release();
             }
-            writer.recordMerged(record);
+            writer.recordMerged(record, adopted);
         }
     }
 

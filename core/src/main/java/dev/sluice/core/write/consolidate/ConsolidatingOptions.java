@@ -76,8 +76,10 @@ public final class ConsolidatingOptions {
             "OpenByteArrayOutputStream per partition of a batch (" + RSIMB + " @ " + PR_13724 + ")");
     public static final StrategyOption<Modes.Partial> PARTIAL = StrategyOption.choice("partial", Modes.Partial.class,
             Modes.Partial.CONTIGUOUS, "contiguous: one buffer per batch, grown by allocating a bigger one and copying; "
-                    + "chunked: a list of fixed-size chunks (chunk), growth adds one and copies nothing, commit and "
-                    + "spill write them with gathering writes (initialPartial and the growth policy then do not apply)",
+                    + "chunked: a list of fixed-size chunks (chunk), growth adds one and copies nothing; records: the "
+                    + "compressed records' own buffers linked in order, so the merger copies nothing. Commit and spill "
+                    + "write chunks or records with gathering writes (initialPartial and the growth policy then do not "
+                    + "apply)",
             "expandBuffer: allocate, copy, free (" + HANDLE + " @ " + PR_13724 + ")");
     public static final StrategyOption<Long> CHUNK = StrategyOption.size("chunk", 4 * Bytes.MiB, 64 * Bytes.KiB,
             Bytes.GiB, "partial=chunked: bytes of one chunk",

@@ -74,6 +74,7 @@ public final class ConsolidatingSettings {
             partials = Math.min(partials, config.memoryLimit);
         }
         String growth = this.partial == Modes.Partial.CHUNKED ? "in " + chunk + "-byte chunks"
+                : this.partial == Modes.Partial.RECORDS ? "as the records' own buffers"
                 : "as " + (sizing == PartialSizing.DOUBLING ? "doubling" : "predictive sizing") + " grows them";
         if (pool && this.partial == Modes.Partial.CONTIGUOUS) {
             // The pool keeps every size a partial passed through: a growth series sums to at most twice its last.
@@ -100,6 +101,12 @@ public final class ConsolidatingSettings {
      * largest growth, when the old buffer and the new one both exist.
      */
     long[] partialPeak(long bytes, int partitions) {
+        if (partial == Modes.Partial.RECORDS) {
+            // The records' own buffers: exact (direct), or up to twice their bytes (heap arrays that double; pooled
+            // buffers rounded up to a power of two).
+            long held = recordBuffer == Modes.RecordBuffer.DIRECT && !pool ? bytes : 2 * bytes;
+            return held > maxPartial ? new long[] {0, 0} : new long[] {held, 0};
+        }
         if (partial == Modes.Partial.CHUNKED) {
             long chunks = (bytes + chunk - 1) / chunk;
             return chunks * chunk > maxPartial ? new long[] {0, 0} : new long[] {chunks * Long.highestOneBit(

@@ -166,9 +166,14 @@ final class ConsolidatingWriter extends BackgroundWriter {
         }
     }
 
-    /** Merger: a record was appended (or dropped); what it held goes back. */
-    void recordMerged(PendingRecord record) {
-        memory.releaseRecord(record.reserved);
+    /**
+     * Merger: a record was appended (or dropped); its quota goes back, and its memory too unless the partial adopted
+     * its buffer ({@code partial=records}), which then holds that memory.
+     */
+    void recordMerged(PendingRecord record, boolean adopted) {
+        if (!adopted) {
+            memory.releaseRecord(record.reserved);
+        }
         inFlight.release(record.quota);
         pending.finished();
     }

@@ -51,6 +51,8 @@ final class Modes {
         /** Upstream: one buffer, replaced by a bigger one (and copied) when it grows. */
         CONTIGUOUS,
         /** Sluice: fixed-size chunks; growing adds one and copies nothing. */
-        CHUNKED
+        CHUNKED,
+        /** Sluice: the compressed records' own buffers, linked in order; the merge copies nothing. */
+        RECORDS
     }
 }

@@ -99,7 +99,8 @@ final class PartialHandle implements SegmentSource {
                     toFileLocked();
                 }
             }
-            if (file == null && size + n > capacity) {
+            // Records hold what they adopted; the few bytes between them (headers, end markers) are copies.
+            if (file == null && size + n > capacity && !(buffer instanceof PartialMemory.Records)) {
                 growLocked(size + n);
             }
             if (file == null) {
@@ -114,8 +115,48 @@ final class PartialHandle implements SegmentSource {
         }
     }
 
-    /** The first memory: {@code initialPartial}, or one chunk; false if the memory bound refused. */
+    /**
+     * Merger: a compressed record. With {@code partial=records} the handle takes over the record's buffer instead of
+     * copying it, its memory becoming partial memory ({@link WriterMemory#tryAdoptRecord}), and returns true: the
+     * caller must then neither release the record nor give back its memory. Otherwise (other layouts, in a file, or
+     * when the memory bound or {@code maxPartial} says no) the bytes are copied and the caller keeps the record.
+     */
+    boolean appendRecord(SerializedRecord record) throws IOException {
+        if (settings.partial != Modes.Partial.RECORDS) {
+            append(record.bytes());
+            return false;
+        }
+        lock.lock();
+        try {
+            if (!started) {
+                // A batch starts with its first record's stream header, so the handle has started by now.
+                throw new IllegalStateException("a record before its stream header");
+            }
+            long memoryHeld = record.memory();
+            if (file == null && !finished && !released && capacity + memoryHeld <= settings.maxPartial
+                    && memory.tryAdoptRecord(memoryHeld)) {
+                ((PartialMemory.Records) buffer).adopt(record);
+                capacity += memoryHeld;
+                size += record.bytes().remaining();
+                host.holdsMemory(this);
+                return true;
+            }
+            if (file == null && !finished && !released) {
+                toFileLocked();
+            }
+        } finally {
+            lock.unlock();
+        }
+        append(record.bytes());
+        return false;
+    }
+
+    /** The first memory: {@code initialPartial}, one chunk, or none for records; false if the memory bound refused. */
     private boolean startInMemoryLocked() {
+        if (settings.partial == Modes.Partial.RECORDS) {
+            buffer = new PartialMemory.Records();
+            return true;
+        }
         if (settings.partial == Modes.Partial.CHUNKED) {
             buffer = new PartialMemory.Chunked(buffers, settings.chunk);
             return addChunkLocked();
@@ -222,6 +263,9 @@ final class PartialHandle implements SegmentSource {
             // A stream buffer is memory too; without room for it, bytes go straight to the file.
             fileBuffer = memory.tryReserveIoBuffer(FILE_BUFFER) ? ByteBuffer.allocate(FILE_BUFFER) : ByteBuffer.allocate(0);
             fileOut = new BufferedFileChannel(file, fileBuffer);
+            if (fileBuffer.capacity() > 0) {
+                host.holdsMemory(this); // an exact bound may take the stream buffer back (spill)
+            }
         }
     }
 
@@ -263,25 +307,45 @@ final class PartialHandle implements SegmentSource {
             fileOut = null;
             memory.releaseIoBuffer(fileBuffer.capacity());
             fileBuffer = null;
+            if (buffer == null) {
+                host.freedMemory(this);
+            }
         }
     }
 
-    /** Memory a spill would give back now: 0 while pinned, in a file, or in use by no one. */
+    /**
+     * Memory a spill would give back now: the buffer's, or once in a file the stream buffer's; 0 while pinned or in
+     * use by no one.
+     */
     long spillableBytes() {
         if (!lock.tryLock()) {
             return 0;
         }
         try {
-            return released || file != null || pins > 0 || size == 0 ? 0 : capacity;
+            if (file != null) {
+                return fileBuffer == null ? 0 : fileBuffer.capacity();
+            }
+            return released || pins > 0 || size == 0 ? 0 : capacity;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Writes what the buffer holds to the file in one call and frees the buffer (any thread); returns the memory freed. */
+    /**
+     * Writes what the buffer holds to the file in one call and frees the buffer (any thread); for a handle already in
+     * a file, flushes its stream buffer and continues without one, so that open spilled partials cannot hold every
+     * byte of an exact limit. Returns the memory freed.
+     */
     long spill() throws IOException {
         lock.lock();
         try {
+            if (file != null && fileOut != null && fileBuffer.capacity() > 0) {
+                long freed = fileBuffer.capacity();
+                closeFileStream();
+                fileBuffer = ByteBuffer.allocate(0);
+                fileOut = new BufferedFileChannel(file, fileBuffer);
+                return freed;
+            }
             if (released || file != null || buffer == null || pins > 0 || size == 0) {
                 return 0;
             }

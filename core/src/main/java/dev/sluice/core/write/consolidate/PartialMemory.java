@@ -5,6 +5,7 @@ import dev.sluice.core.memory.HostBuffers;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 
@@ -159,6 +160,108 @@ abstract class PartialMemory {
                 buffers.give(c);
             }
             chunks.clear();
+        }
+    }
+
+    /**
+     * Sluice's ({@code partial=records}): the batch's compressed records themselves, in order, each in the buffer it
+     * was compressed into, which the partial takes over instead of copying; the stream headers and end markers between
+     * them are small copies. The bytes go out with gathering writes, straight from the records' buffers.
+     */
+    static final class Records extends PartialMemory {
+        private final List<ByteBuffer> pieces = new ArrayList<>();
+        private final List<SerializedRecord> owned = new ArrayList<>();
+        /** Where each piece starts in the partial. */
+        private long[] starts = new long[64];
+        private long end;
+        private long held;
+
+        Records() {
+            super(null);
+        }
+
+        /** Takes over {@code record}'s buffer, whose memory the handle has charged; it is released by {@link #free}. */
+        void adopt(SerializedRecord record) {
+            owned.add(record);
+            held += record.memory();
+            add(record.bytes());
+        }
+
+        private void add(ByteBuffer piece) {
+            if (pieces.size() == starts.length) {
+                starts = Arrays.copyOf(starts, 2 * starts.length);
+            }
+            starts[pieces.size()] = end;
+            pieces.add(piece);
+            end += piece.remaining();
+        }
+
+        @Override
+        long capacity() {
+            return held;
+        }
+
+        /** A copy of {@code src} (a stream header or end marker: a few bytes), appended; {@code at} is the end. */
+        @Override
+        void put(long at, ByteBuffer src) {
+            ByteBuffer copy = ByteBuffer.allocate(src.remaining());
+            copy.put(src.duplicate()).flip();
+            add(copy);
+        }
+
+        @Override
+        void get(long at, ByteBuffer dst) {
+            long position = at;
+            int i = pieceAt(position);
+            while (dst.hasRemaining()) {
+                ByteBuffer piece = pieces.get(i).duplicate();
+                piece.position(piece.position() + (int) (position - starts[i]));
+                int n = Math.min(piece.remaining(), dst.remaining());
+                piece.limit(piece.position() + n);
+                dst.put(piece);
+                position += n;
+                i++;
+            }
+        }
+
+        @Override
+        void slices(long offset, long length, List<ByteBuffer> out) {
+            if (length == 0) {
+                return;
+            }
+            long position = offset;
+            long last = offset + length;
+            for (int i = pieceAt(offset); position < last; i++) {
+                ByteBuffer piece = pieces.get(i).duplicate();
+                piece.position(piece.position() + (int) (position - starts[i]));
+                int n = (int) Math.min(piece.remaining(), last - position);
+                piece.limit(piece.position() + n);
+                out.add(piece);
+                position += n;
+            }
+        }
+
+        /** The piece holding byte {@code position}. */
+        private int pieceAt(long position) {
+            int i = Arrays.binarySearch(starts, 0, pieces.size(), position);
+            if (i < 0) {
+                i = -i - 2;
+            }
+            // Skip empty pieces that start at the same position.
+            while (i < pieces.size() - 1 && starts[i + 1] <= position) {
+                i++;
+            }
+            return i;
+        }
+
+        @Override
+        void free() {
+            for (SerializedRecord record : owned) {
+                record.release();
+            }
+            owned.clear();
+            pieces.clear();
+            held = 0;
         }
     }
 }

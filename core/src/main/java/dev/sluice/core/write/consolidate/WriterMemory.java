@@ -47,6 +47,12 @@ abstract class WriterMemory {
     abstract boolean tryReservePartial(long bytes);
 
     /**
+     * Merger, {@code partial=records}: a record's {@code kept} bytes of memory become partial memory (released with
+     * the partial, not as a record); false, and nothing changed, if a partial may not hold more.
+     */
+    abstract boolean tryAdoptRecord(long kept);
+
+    /**
      * A buffer the writer does I/O through (a partial file's 64 KiB stream buffer; the merge's arrays are not charged);
      * false means go without. Upstream's are JVM heap, outside the host limit.
      */
@@ -106,6 +112,12 @@ abstract class WriterMemory {
             }
             own.reserve(bytes);
             return true;
+        }
+
+        /** The record was counted only as the writer's own; as a partial it counts for the executor too. */
+        @Override
+        boolean tryAdoptRecord(long kept) {
+            return host.usageBelow(threshold) && host.budget().tryReserve(kept);
         }
 
         @Override
@@ -182,6 +194,12 @@ abstract class WriterMemory {
                 return false;
             }
             own.reserve(bytes);
+            return true;
+        }
+
+        /** The record is charged to the executor already: the charge only changes hands. */
+        @Override
+        boolean tryAdoptRecord(long kept) {
             return true;
         }
 
