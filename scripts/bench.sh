@@ -34,7 +34,8 @@ Presets (what the other options override):
           strategies above, 1 warm-up and 5 measured waves per configuration (within 30 minutes on 2 cores, 24 GiB)
   tuning  docs/tuning.md's ablation: small and xxlarge (1 and 5 batches per task) at scale 1, one task per
           processor; ideal (the pipeline's limit), per-batch, buffered, buffered with each of Sluice's options alone
-          (merge=gather, pool=true, partial=chunked, partial=records, recordBuffer=direct), consolidated-best;
+          (merge=gather, pool=true, partial=chunked, recordBuffer=direct), partial=records with recordBuffer=direct
+          (which it needs), consolidated-best;
           1 warm-up wave of
           the full records and 5 measured waves per configuration (run it once per --codec)
 quick and seed first measure the machine's own spread over the same iterations (NoiseFloorBenchmark: the same

@@ -68,8 +68,8 @@ public final class BenchPlan {
      * with each of Sluice's improvements alone, and the best combination.
      */
     public static final List<String> TUNING = List.of("ideal", "per-batch", "buffered", "buffered:merge=gather",
-            "buffered:pool=true", "buffered:partial=chunked", "buffered:partial=records", "buffered:recordBuffer=direct",
-            Presets.CONSOLIDATED_BEST);
+            "buffered:pool=true", "buffered:partial=chunked", "buffered:recordBuffer=direct",
+            "buffered:partial=records:recordBuffer=direct", Presets.CONSOLIDATED_BEST);
 
     private BenchPlan() {}
 

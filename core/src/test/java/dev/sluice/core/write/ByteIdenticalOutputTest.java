@@ -65,7 +65,7 @@ class ByteIdenticalOutputTest {
                     "buffered:recordBuffer=direct", "async", "async:initialPartial=64k:merge=gather",
                     "buffered:partial=chunked:chunk=64k", "buffered:partial=chunked:chunk=64k:merge=gather:pool=true",
                     "buffered:initialPartial=64k:pool=true:recordBuffer=direct:checksum=true",
-                    "async:partial=chunked:chunk=64k:recordBuffer=direct:pool=true", "buffered:partial=records",
+                    "async:partial=chunked:chunk=64k:recordBuffer=direct:pool=true", "buffered:partial=records:recordBuffer=direct",
                     "buffered:partial=records:recordBuffer=direct:pool=true:merge=gather",
                     "buffered:partial=records:recordBuffer=direct:checksum=true", "consolidated-best", "ideal");
             int i = 0;

@@ -43,7 +43,7 @@ public final class Strategies {
                 "buffered:partial=chunked:chunk=64k",
                 "buffered:partial=chunked:chunk=64k:pool=true:recordBuffer=direct:merge=gather",
                 "buffered:initialPartial=64k:pool=true:memoryBound=exact:recordBuffer=direct",
-                "buffered:partial=records",
+                "buffered:partial=records:recordBuffer=direct",
                 "buffered:partial=records:pool=true:recordBuffer=direct:memoryBound=exact:merge=gather",
                 "async:initialPartial=64k",
                 "async:initialPartial=64k:skipMerge=true",

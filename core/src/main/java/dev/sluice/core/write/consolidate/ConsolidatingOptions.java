@@ -111,6 +111,10 @@ public final class ConsolidatingOptions {
             return "initialPartial <= maxPartial (" + Bytes.format(options.get(initialPartial)) + " > "
                     + Bytes.format(options.get(MAX_PARTIAL)) + ")";
         }
+        if (options.get(PARTIAL) == Modes.Partial.RECORDS && options.get(RECORD_BUFFER) != Modes.RecordBuffer.DIRECT) {
+            return "partial=records only with recordBuffer=direct: a partial of heap records would hold the map "
+                    + "task's whole output on the Java heap";
+        }
         if (options.get(MEMORY_BOUND) == Modes.MemoryBound.EXACT && !config.hasMemoryLimit()) {
             return "memoryBound=exact only with a memory limit to bound (--memory-limit SIZE)";
         }

@@ -102,9 +102,9 @@ public final class ConsolidatingSettings {
      */
     long[] partialPeak(long bytes, int partitions) {
         if (partial == Modes.Partial.RECORDS) {
-            // The records' own buffers: exact (direct), or up to twice their bytes (heap arrays that double; pooled
-            // buffers rounded up to a power of two).
-            long held = recordBuffer == Modes.RecordBuffer.DIRECT && !pool ? bytes : 2 * bytes;
+            // The records' own direct buffers: exact, or up to twice their bytes pooled (rounded up to a power of
+            // two). Heap records are refused with partial=records.
+            long held = pool ? 2 * bytes : bytes;
             return held > maxPartial ? new long[] {0, 0} : new long[] {held, 0};
         }
         if (partial == Modes.Partial.CHUNKED) {
