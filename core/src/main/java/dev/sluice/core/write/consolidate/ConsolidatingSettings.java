@@ -84,7 +84,13 @@ public final class ConsolidatingSettings {
                 partials = Math.min(partials, config.memoryLimit);
             }
         }
-        plan.offHeap("partials (" + shape.batches + " per task, " + growth + ")", partials);
+        String what = "partials (" + shape.batches + " per task, " + growth + ")";
+        if (this.partial == Modes.Partial.RECORDS && !pool) {
+            // Netty's direct buffers, which -XX:MaxDirectMemorySize caps.
+            plan.direct(what, partials);
+        } else {
+            plan.offHeap(what, partials);
+        }
         if (recordBuffer == Modes.RecordBuffer.HEAP) {
             plan.heap("compressed records (2 x maxBytesInFlight per task)", shape.tasks * 2 * maxBytesInFlight);
         } else if (pool) {
