@@ -104,9 +104,21 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         return recordBuffers;
     }
 
-    /** Where {@code recordBuffer=direct} records go with {@code pool=true}; null without a pool. */
+    /** The executor's pool ({@code pool=true}); null without one. */
     HostBufferPool recordPool() {
         return pool;
+    }
+
+    /**
+     * Where {@code recordBuffer=direct} records are compressed into when not Netty's pooled buffers: the pool, or with
+     * {@code partial=records} the allocator (a partial holds its records, and Netty's direct buffers are capped by
+     * {@code -XX:MaxDirectMemorySize}); null for Netty's.
+     */
+    HostBuffers hostRecordBuffers() {
+        if (pool != null) {
+            return pool;
+        }
+        return settings.partial == Modes.Partial.RECORDS ? partials : null;
     }
 
     HostMemory host() {

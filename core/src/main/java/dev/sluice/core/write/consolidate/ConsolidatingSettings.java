@@ -84,18 +84,12 @@ public final class ConsolidatingSettings {
                 partials = Math.min(partials, config.memoryLimit);
             }
         }
-        String what = "partials (" + shape.batches + " per task, " + growth + ")";
-        if (this.partial == Modes.Partial.RECORDS && !pool) {
-            // Netty's direct buffers, which -XX:MaxDirectMemorySize caps.
-            plan.direct(what, partials);
-        } else {
-            plan.offHeap(what, partials);
-        }
+        plan.offHeap("partials (" + shape.batches + " per task, " + growth + ")", partials);
         if (recordBuffer == Modes.RecordBuffer.HEAP) {
             plan.heap("compressed records (2 x maxBytesInFlight per task)", shape.tasks * 2 * maxBytesInFlight);
-        } else if (pool) {
-            // Pooled records are rounded up to a power of two: up to twice their bound.
-            plan.offHeap("compressed records (2 x maxBytesInFlight per task, pooled)", shape.tasks * 2 * maxBytesInFlight);
+        } else if (pool || this.partial == Modes.Partial.RECORDS) {
+            // Records from the allocator or the pool are rounded up to a power of two: up to twice their bound.
+            plan.offHeap("compressed records (2 x maxBytesInFlight per task, from the allocator or the pool)", shape.tasks * 2 * maxBytesInFlight);
         } else {
             plan.direct("compressed records (maxBytesInFlight per task)", shape.tasks * maxBytesInFlight);
         }
@@ -108,9 +102,9 @@ public final class ConsolidatingSettings {
      */
     long[] partialPeak(long bytes, int partitions) {
         if (partial == Modes.Partial.RECORDS) {
-            // The records' own direct buffers: exact, or up to twice their bytes pooled (rounded up to a power of
-            // two). Heap records are refused with partial=records.
-            long held = pool ? 2 * bytes : bytes;
+            // The records' own buffers from the allocator or the pool: up to twice their bytes (rounded up to a power
+            // of two). Heap records are refused with partial=records.
+            long held = 2 * bytes;
             return held > maxPartial ? new long[] {0, 0} : new long[] {held, 0};
         }
         if (partial == Modes.Partial.CHUNKED) {

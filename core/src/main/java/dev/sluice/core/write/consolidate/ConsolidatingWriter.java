@@ -2,7 +2,7 @@ package dev.sluice.core.write.consolidate;
 
 import dev.sluice.core.io.Cleanup;
 import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.memory.HostBufferPool;
+import dev.sluice.core.memory.HostBuffers;
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.output.MapOutputFiles;
 import dev.sluice.core.output.SegmentCatalog;
@@ -99,8 +99,8 @@ final class ConsolidatingWriter extends BackgroundWriter {
         if (settings.recordBuffer == Modes.RecordBuffer.HEAP) {
             return 2 * bound + 64;
         }
-        // A pooled buffer has the allocator's rounded capacity, which is what it holds.
-        return executor.recordPool() != null ? executor.recordPool().capacityFor(bound) : bound;
+        // A buffer from the allocator or the pool has the allocator's rounded capacity, which is what it holds.
+        return executor.hostRecordBuffers() != null ? executor.hostRecordBuffers().capacityFor(bound) : bound;
     }
 
     private void startBatch() throws InterruptedException {
@@ -151,7 +151,7 @@ final class ConsolidatingWriter extends BackgroundWriter {
         if (settings.recordBuffer == Modes.RecordBuffer.HEAP) {
             return SerializedRecord.heap(serializer.serializeToHeap(record.slice()));
         }
-        HostBufferPool pool = executor.recordPool();
+        HostBuffers pool = executor.hostRecordBuffers();
         if (pool == null) {
             return SerializedRecord.direct(serializer.serialize(record.slice(), executor.recordBuffers()));
         }

@@ -55,8 +55,8 @@ abstract class SerializedRecord {
     }
 
     /**
-     * Sluice's with {@code pool=true}: a buffer of the executor's pool, as large as the record's memory bound, given
-     * back once merged.
+     * Sluice's with {@code pool=true} (or {@code partial=records}): a buffer of the executor's pool (or its allocator),
+     * as large as the record's memory bound, given back once merged or once the partial that took it is freed.
      */
     static SerializedRecord pooled(ArrowBuf buffer, int length, HostBuffers pool) {
         return new SerializedRecord() {
