@@ -2,7 +2,6 @@ package dev.sluice.core.memory;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.arrow.memory.ArrowBuf;
@@ -127,9 +126,7 @@ public final class HostBufferPool implements HostBuffers, AutoCloseable {
         }
         closed = true;
         for (ArrayDeque<ArrowBuf> free : idle.values()) {
-            for (Iterator<ArrowBuf> it = free.iterator(); it.hasNext(); ) {
-                it.next().close();
-            }
+            free.forEach(ArrowBuf::close);
         }
         idle.clear();
         idleBytes = 0;

@@ -41,6 +41,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class RecordSerializer {
     /** {@code spark.io.compression.lz4.blockSize} default. */
     public static final int LZ4_BLOCK_SIZE = 32 * 1024;
+    /**
+     * Serialized bytes of a batch, as a share of its Arrow input: an upper bound for this generator's data (LZ4
+     * compresses it to about 0.9; uncompressed IPC adds its metadata and padding). What memory plans assume.
+     */
+    public static final double SERIALIZED_PER_INPUT = 1.05;
     /** Seed of the XXHash32 checksum in Spark's {@code LZ4CompressionCodec}. */
     public static final int LZ4_BLOCK_CHECKSUM_SEED = 0x9747b28c;
 
@@ -159,7 +164,9 @@ public final class RecordSerializer {
             int size = Math.toIntExact(align8(8 + metadata) + batch.computeBodyLength());
             ByteBuf out = allocator.directBuffer(size, size);
             try {
-                MessageSerializer.serialize(new WriteChannel(new ByteBufChannel(out)), batch, IPC);
+                ByteBuffer view = out.nioBuffer(0, size);
+                MessageSerializer.serialize(new WriteChannel(new BufferChannel(view)), batch, IPC);
+                out.writerIndex(view.position());
                 if (out.writerIndex() != size) {
                     throw new IllegalStateException("record serialized to " + out.writerIndex() + " bytes, sized " + size);
                 }
@@ -177,28 +184,7 @@ public final class RecordSerializer {
      */
     public int serializeInto(VectorSchemaRoot slice, ByteBuffer target) throws IOException {
         int start = target.position();
-        writeRecord(slice, new WritableByteChannel() {
-            @Override
-            public int write(ByteBuffer src) {
-                int n = src.remaining();
-                if (n > target.remaining()) {
-                    throw new IllegalStateException("record exceeds its memory bound: " + (target.position() - start
-                            + n) + " bytes into a buffer of " + (target.limit() - start));
-                }
-                target.put(src);
-                return n;
-            }
-
-            @Override
-            public boolean isOpen() {
-                return true;
-            }
-
-            @Override
-            public void close() {
-                // The caller owns the buffer.
-            }
-        });
+        writeRecord(slice, new BufferChannel(target));
         return target.position() - start;
     }
 
@@ -305,17 +291,24 @@ public final class RecordSerializer {
         }
     }
 
-    private static final class ByteBufChannel implements WritableByteChannel {
-        private final ByteBuf out;
+    /** Writes into a buffer from its position on; a write past its limit fails instead of growing it. */
+    private static final class BufferChannel implements WritableByteChannel {
+        private final ByteBuffer target;
+        private final int start;
 
-        ByteBufChannel(ByteBuf out) {
-            this.out = out;
+        BufferChannel(ByteBuffer target) {
+            this.target = target;
+            this.start = target.position();
         }
 
         @Override
         public int write(ByteBuffer src) {
             int n = src.remaining();
-            out.writeBytes(src);
+            if (n > target.remaining()) {
+                throw new IllegalStateException("record exceeds its memory bound: " + (target.position() - start + n)
+                        + " bytes into a buffer of " + (target.limit() - start));
+            }
+            target.put(src);
             return n;
         }
 

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalDouble;
 import java.util.TreeSet;
 
 /**
@@ -57,14 +56,14 @@ final class AblationTable {
                 out.printf(Locale.ROOT, "| %s | %.0f ± %.0f | %s | %s | %s | %s | %s | `%s` |%n", r.param("strategy"),
                         r.score, r.error, ideal == null ? "n/a" : ratio(ideal, r),
                         raw == null ? "n/a" : String.format(Locale.ROOT, "%.1fx", r.score / raw.score),
-                        fmt(r.metric("io.amplification"), "%.2f"), fmt(r.metric("io.writeCallsPerMiB"), "%.1f"),
-                        fmt(div(r.metric("io.peakBufferedBytes"), Bytes.MiB), "%.0f"),
+                        ResultsTable.fmt(r.metric("io.amplification"), "%.2f"), ResultsTable.fmt(r.metric("io.writeCallsPerMiB"), "%.1f"),
+                        ResultsTable.fmt(ResultsTable.div(r.metric("io.peakBufferedBytes"), Bytes.MiB), "%.0f"),
                         command(r, "--strategies " + quote(r.param("strategy"))));
             }
             if (raw != null) {
                 out.printf(Locale.ROOT, "| raw write | %.0f ± %.0f | %s | 1.0x | %s | %s | | every run's %s-raw |%n",
                         raw.score, raw.error, ideal == null ? "n/a" : ratio(ideal, raw),
-                        fmt(raw.metric("io.amplification"), "%.2f"), fmt(raw.metric("io.writeCallsPerMiB"), "%.1f"),
+                        ResultsTable.fmt(raw.metric("io.amplification"), "%.2f"), ResultsTable.fmt(raw.metric("io.writeCallsPerMiB"), "%.1f"),
                         size);
             }
             out.println();
@@ -90,13 +89,5 @@ final class AblationTable {
     private static int order(String strategy) {
         int i = BenchPlan.TUNING.indexOf(strategy);
         return i < 0 ? Integer.MAX_VALUE : i;
-    }
-
-    private static OptionalDouble div(OptionalDouble v, double by) {
-        return v.isPresent() ? OptionalDouble.of(v.getAsDouble() / by) : OptionalDouble.empty();
-    }
-
-    private static String fmt(OptionalDouble v, String format) {
-        return v.isPresent() ? String.format(Locale.ROOT, format, v.getAsDouble()) : "n/a";
     }
 }

@@ -89,11 +89,11 @@ public final class ResultsTable {
         return true;
     }
 
-    private static OptionalDouble div(OptionalDouble v, double by) {
+    static OptionalDouble div(OptionalDouble v, double by) {
         return v.isPresent() ? OptionalDouble.of(v.getAsDouble() / by) : OptionalDouble.empty();
     }
 
-    private static String fmt(OptionalDouble v, String format) {
+    static String fmt(OptionalDouble v, String format) {
         return v.isPresent() ? String.format(Locale.ROOT, format, v.getAsDouble()) : "n/a";
     }
 

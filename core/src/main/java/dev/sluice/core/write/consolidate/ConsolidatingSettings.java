@@ -2,6 +2,7 @@ package dev.sluice.core.write.consolidate;
 
 import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.memory.TaskShape;
+import dev.sluice.core.serde.RecordSerializer;
 import dev.sluice.core.write.WriterConfig;
 import dev.sluice.core.write.option.OptionValues;
 import dev.sluice.core.write.option.StrategyOption;
@@ -55,24 +56,15 @@ public final class ConsolidatingSettings {
     }
 
     /**
-     * Serialized bytes of a batch, as a share of its Arrow input: an upper bound for this generator's data (LZ4
-     * compresses it to about 0.9; uncompressed IPC adds its metadata and padding).
-     */
-    static final double SERIALIZED_PER_INPUT = 1.05;
-
-    /**
      * The most the writers of {@code shape}'s tasks may hold at once: each batch's partial as this strategy's own
      * sizing grows it to the batch's bytes (simulated with the same {@link PartialSizing}), with the copy of one
      * growth at a time per task on top; capped by a memory limit; plus the compressed records in flight (heap arrays
      * that double, or exact direct buffers) and their compression scratch.
      */
     public void planMemory(MemoryPlan plan, WriterConfig config, TaskShape shape) {
-        long batchBytes = (long) Math.ceil(shape.inputBytes * SERIALIZED_PER_INPUT / shape.batches);
+        long batchBytes = (long) Math.ceil(shape.inputBytes * RecordSerializer.SERIALIZED_PER_INPUT / shape.batches);
         long[] partial = partialPeak(batchBytes, config.partitions);
         long partials = shape.tasks * (shape.batches * partial[0] + partial[1]);
-        if (config.hasMemoryLimit()) {
-            partials = Math.min(partials, config.memoryLimit);
-        }
         String growth = this.partial == Modes.Partial.CHUNKED ? "in " + chunk + "-byte chunks"
                 : this.partial == Modes.Partial.RECORDS ? "as the records' own buffers"
                 : "as " + (sizing == PartialSizing.DOUBLING ? "doubling" : "predictive sizing") + " grows them";
@@ -80,16 +72,17 @@ public final class ConsolidatingSettings {
             // The pool keeps every size a partial passed through: a growth series sums to at most twice its last.
             partials *= 2;
             growth += ", and the pool keeps each size";
-            if (config.hasMemoryLimit()) {
-                partials = Math.min(partials, config.memoryLimit);
-            }
+        }
+        if (config.hasMemoryLimit()) {
+            partials = Math.min(partials, config.memoryLimit);
         }
         plan.offHeap("partials (" + shape.batches + " per task, " + growth + ")", partials);
         if (recordBuffer == Modes.RecordBuffer.HEAP) {
             plan.heap("compressed records (2 x maxBytesInFlight per task)", shape.tasks * 2 * maxBytesInFlight);
         } else if (pool || this.partial == Modes.Partial.RECORDS) {
             // Records from the allocator or the pool are rounded up to a power of two: up to twice their bound.
-            plan.offHeap("compressed records (2 x maxBytesInFlight per task, from the allocator or the pool)", shape.tasks * 2 * maxBytesInFlight);
+            plan.offHeap("compressed records (2 x maxBytesInFlight per task, from the allocator or the pool)",
+                    shape.tasks * 2 * maxBytesInFlight);
         } else {
             plan.direct("compressed records (maxBytesInFlight per task)", shape.tasks * maxBytesInFlight);
         }

@@ -14,12 +14,6 @@ import org.apache.arrow.memory.ArrowBuf;
  * charged, grown or given up; this says how bytes are placed, read and written out. Callers hold the handle's lock.
  */
 abstract class PartialMemory {
-    protected final HostBuffers buffers;
-
-    PartialMemory(HostBuffers buffers) {
-        this.buffers = buffers;
-    }
-
     /** Bytes of memory held (what the memory bound is charged). */
     abstract long capacity();
 
@@ -47,11 +41,12 @@ abstract class PartialMemory {
      * what was written, and freeing the old one.
      */
     static final class Contiguous extends PartialMemory {
+        private final HostBuffers buffers;
         private final ArrowBuf buffer;
 
         /** A buffer of {@code bytes}, holding {@code size} bytes copied from {@code previous} (if any). */
         Contiguous(HostBuffers buffers, long bytes, Contiguous previous, long size) {
-            super(buffers);
+            this.buffers = buffers;
             this.buffer = buffers.take(bytes);
             if (previous != null && size > 0) {
                 buffer.setBytes(0, previous.buffer, 0, size);
@@ -91,11 +86,12 @@ abstract class PartialMemory {
      * the bytes go out with gathering writes.
      */
     static final class Chunked extends PartialMemory {
+        private final HostBuffers buffers;
         private final int chunk;
         private final List<ArrowBuf> chunks = new ArrayList<>();
 
         Chunked(HostBuffers buffers, int chunk) {
-            super(buffers);
+            this.buffers = buffers;
             this.chunk = chunk;
         }
 
@@ -175,10 +171,6 @@ abstract class PartialMemory {
         private long[] starts = new long[64];
         private long end;
         private long held;
-
-        Records() {
-            super(null);
-        }
 
         /** Takes over {@code record}'s buffer, whose memory the handle has charged; it is released by {@link #free}. */
         void adopt(SerializedRecord record) {
