@@ -57,7 +57,7 @@ public class ExecutorState {
 
     /** One wave of every task at once (of the warm-up copies in a warm-up iteration); the caller owns the result. */
     public WaveResult runWave() throws Exception {
-        return wave.run(executor, warmingUp ? inputs.warmUp() : inputs.input(), storage, dirty);
+        return wave.run(executor, warmingUp ? inputs.warmUp() : inputs.input(), config.codec, storage, dirty);
     }
 
     public CountedStorage storage() {

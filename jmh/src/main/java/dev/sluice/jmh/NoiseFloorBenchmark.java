@@ -1,7 +1,7 @@
 package dev.sluice.jmh;
 
 import dev.sluice.core.run.Workload;
-import dev.sluice.core.serde.RecordSerializer;
+import dev.sluice.core.serde.ShuffleCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +53,7 @@ public class NoiseFloorBenchmark extends RunSettings {
                 throw new IllegalArgumentException("invalid tasks " + tasks + " or rounds " + rounds
                         + ": allowed are integers >= 1");
             }
-            int bound = compressor.maxCompressedLength(RecordSerializer.LZ4_BLOCK_SIZE);
+            int bound = compressor.maxCompressedLength(ShuffleCodec.LZ4_BLOCK_SIZE);
             for (int t = 0; t < tasks; t++) {
                 // Values of a few hundred thousand distinct ints: lz4 finds some matches, as in the waves' columns.
                 ByteBuffer source = ByteBuffer.allocateDirect(BUFFER);
@@ -78,8 +78,8 @@ public class NoiseFloorBenchmark extends RunSettings {
             ByteBuffer target = targets.get(t);
             long compressed = 0;
             for (int round = 0; round < rounds; round++) {
-                for (int at = 0; at < BUFFER; at += RecordSerializer.LZ4_BLOCK_SIZE) {
-                    compressed += compressor.compress(source, at, RecordSerializer.LZ4_BLOCK_SIZE, target, 0,
+                for (int at = 0; at < BUFFER; at += ShuffleCodec.LZ4_BLOCK_SIZE) {
+                    compressed += compressor.compress(source, at, ShuffleCodec.LZ4_BLOCK_SIZE, target, 0,
                             target.capacity());
                 }
             }

@@ -2,6 +2,7 @@ package dev.sluice.jmh;
 
 import dev.sluice.core.InvalidParameterException;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.FilePurpose;
 import dev.sluice.core.io.IoSnapshot;
 import dev.sluice.core.io.ProcSelfIo;
 import dev.sluice.core.io.WritableFile;
@@ -9,7 +10,7 @@ import dev.sluice.core.partition.ShuffleRecord;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.run.Workload;
-import dev.sluice.core.serde.RecordSerializer;
+import dev.sluice.core.serde.StreamFormat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
@@ -106,14 +107,14 @@ public class RawWriteBenchmark extends RunSettings {
 
         /**
          * Bytes of map task 0's data file for this input and codec: every partition's stream, exactly. The records are
-         * serialized in as many slices as there are processors, at once, each with its own serializer (a serializer
-         * keeps scratch state), which halves the fork's set-up time here.
+         * serialized in as many slices as there are processors, at once, which halves the fork's set-up time here.
          */
         private static long dataFileBytes(Workload workload) throws Exception {
             try (BufferAllocator allocator = new RootAllocator();
                  TaskInput input = TaskInput.prepare(workload.inputSpec(), workload.partitioning, workload.partitions,
                          0, 0, allocator, b -> {})) {
-                List<ShuffleRecord> records = input.records.records();
+                List<ShuffleRecord> records = input.records(workload.codec);
+                StreamFormat format = input.format(workload.codec);
                 int slices = Math.max(1, Math.min(records.size(), Runtime.getRuntime().availableProcessors()));
                 ExecutorService counters = Executors.newFixedThreadPool(slices);
                 try {
@@ -122,10 +123,9 @@ public class RawWriteBenchmark extends RunSettings {
                         List<ShuffleRecord> slice = records.subList(records.size() * s / slices,
                                 records.size() * (s + 1) / slices);
                         counts.add(counters.submit(() -> {
-                            RecordSerializer serializer = new RecordSerializer(input.schema, workload.codec, allocator);
                             Counting counting = new Counting();
                             for (ShuffleRecord record : slice) {
-                                serializer.writeRecord(record.slice(), counting);
+                                record.payload().writeTo(counting, allocator);
                             }
                             return counting.bytes;
                         }));
@@ -134,13 +134,12 @@ public class RawWriteBenchmark extends RunSettings {
                     for (Future<Long> count : counts) {
                         total += count.get(30, TimeUnit.MINUTES);
                     }
-                    RecordSerializer serializer = new RecordSerializer(input.schema, workload.codec, allocator);
                     boolean[] started = new boolean[workload.partitions];
                     for (ShuffleRecord record : records) {
                         started[record.partitionId()] = true;
                     }
                     for (boolean s : started) {
-                        total += s ? serializer.streamHeader().length + serializer.endOfStream().length : 0;
+                        total += s ? format.streamHeader().length + format.endOfStream().length : 0;
                     }
                     return total;
                 } finally {
@@ -153,7 +152,7 @@ public class RawWriteBenchmark extends RunSettings {
         private void writeOne(Path file) throws IOException {
             ByteBuffer mine = chunk.duplicate();
             long written = 0;
-            try (WritableFile out = storage.create(file)) {
+            try (WritableFile out = storage.create(file, FilePurpose.MAP_OUTPUT)) {
                 while (written < bytes) {
                     mine.clear();
                     mine.limit((int) Math.min(WRITE_SIZE, bytes - written));
@@ -163,7 +162,7 @@ public class RawWriteBenchmark extends RunSettings {
                     out.force();
                 }
             }
-            storage.markCommitted(file, written);
+            storage.commit(List.of(file));
         }
 
         @TearDown(Level.Iteration)

@@ -185,7 +185,7 @@ final class WriteCommand {
             Progress writing = new Progress(err, "writing " + workload.tasks + " task" + (workload.tasks == 1 ? "" : "s")
                     + " at once with " + strategy.text(), 1);
             try {
-                wave = tasks.run(executor, input, storage, DirtyPages.system());
+                wave = tasks.run(executor, input, config.codec, storage, DirtyPages.system());
             } catch (IOException e) {
                 err.println("sluice: write failed: " + e);
                 for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {

@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Collection;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,15 +15,17 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The only door between a writer strategy and the file system. Every file a strategy creates, every write call that
  * reaches the OS (with its size), every byte read back, delete, rename and fsync passes here and is counted in
- * {@link #counters()}. It also knows which files it created still exist, so that a run can say how many it left
- * behind.
+ * {@link #counters()}. It also keeps the accounting a writer could get wrong: it knows each file's
+ * {@link FilePurpose} from its creation, so bytes written to spill files are spilled bytes; a {@link #commit} call
+ * names the files a committed output holds, whose sizes it measures itself as committed bytes; and it knows which
+ * files it created still exist, so that a run can say how many it left behind. Strategies report none of these.
  */
 public final class CountedStorage {
     private final IoCounters counters = new IoCounters();
     private final IoFaults faults;
     private final AtomicLong writeAttempts = new AtomicLong();
     private final AtomicLong renameAttempts = new AtomicLong();
-    private final Set<Path> live = ConcurrentHashMap.newKeySet();
+    private final Map<Path, FilePurpose> live = new ConcurrentHashMap<>();
     private final Set<Path> committed = ConcurrentHashMap.newKeySet();
 
     public CountedStorage() {
@@ -36,16 +40,19 @@ public final class CountedStorage {
         return counters;
     }
 
-    /** Creates a new file for writing, and its directory if missing; fails if the file exists. */
-    public WritableFile create(Path path) throws IOException {
+    /**
+     * Creates a new file for writing, and its directory if missing; fails if the file exists. {@code purpose} decides
+     * how its bytes are accounted.
+     */
+    public WritableFile create(Path path, FilePurpose purpose) throws IOException {
         Path parent = path.toAbsolutePath().getParent();
         if (parent != null && !Files.isDirectory(parent)) {
             Files.createDirectories(parent);
         }
         FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        live.add(path);
+        live.put(path, purpose);
         counters.recordCreate();
-        return new WritableFile(this, path, channel);
+        return new WritableFile(this, path, channel, purpose);
     }
 
     public ReadableFile openForRead(Path path) throws IOException {
@@ -66,26 +73,41 @@ public final class CountedStorage {
         faults.beforeRename(renameAttempts.incrementAndGet(), from, to);
         Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         counters.recordRename();
-        if (live.remove(from)) {
-            live.add(to);
+        FilePurpose purpose = live.remove(from);
+        if (purpose != null) {
+            live.put(to, purpose);
         }
     }
 
-    /** Marks a file as part of a committed output: it no longer counts as left behind. */
-    public void markCommitted(Path path, long bytes) {
-        committed.add(path);
-        counters.recordCommitted(bytes);
-    }
-
-    /** Marks a file as held by a committed output that is not in Spark's layout (a catalog's spill file). */
-    public void keep(Path path) {
-        committed.add(path);
+    /**
+     * Makes {@code files} part of a committed map output: they no longer count as left behind, and their sizes, as
+     * this storage measures them now, count as committed bytes. Each must be a file this storage created for the map
+     * output or as a spill, and still exist; a temp file cannot be committed. Committing a file twice counts it once.
+     */
+    public void commit(Collection<Path> files) throws IOException {
+        for (Path path : files) {
+            FilePurpose purpose = live.get(path);
+            if (purpose == null) {
+                throw new IllegalStateException("cannot commit " + path + ": this storage did not create it, "
+                        + "or it was deleted");
+            }
+            if (purpose == FilePurpose.TEMP) {
+                throw new IllegalStateException("cannot commit " + path + ": it was created as a " + purpose
+                        + " file; only " + FilePurpose.MAP_OUTPUT + " and " + FilePurpose.SPILL + " files are committed");
+            }
+        }
+        for (Path path : files) {
+            long size = Files.size(path);
+            if (committed.add(path)) {
+                counters.recordCommitted(size);
+            }
+        }
     }
 
     /** Files this storage created that still exist and belong to no committed output: temp files left behind. */
     public int filesLeft() {
         int left = 0;
-        for (Path path : live) {
+        for (Path path : live.keySet()) {
             if (!committed.contains(path) && Files.exists(path)) {
                 left++;
             }

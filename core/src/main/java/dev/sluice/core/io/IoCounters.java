@@ -56,13 +56,13 @@ public final class IoCounters {
         fsyncs.increment();
     }
 
-    /** Bytes of map output made visible by a commit (data and index files). */
-    public void recordCommitted(long bytes) {
+    /** Bytes of map output made visible by a commit (data and index files), measured by {@link CountedStorage}. */
+    void recordCommitted(long bytes) {
         committedBytes.add(bytes);
     }
 
-    /** Bytes a writer put on storage only because it ran out of memory. */
-    public void recordSpill(long bytes) {
+    /** Bytes written to {@link FilePurpose#SPILL} files. */
+    void recordSpill(long bytes) {
         spilledBytes.add(bytes);
     }
 

@@ -15,11 +15,24 @@ public final class WritableFile implements WritableByteChannel {
     private final CountedStorage storage;
     private final Path path;
     private final FileChannel channel;
+    private final FilePurpose purpose;
 
-    WritableFile(CountedStorage storage, Path path, FileChannel channel) {
+    WritableFile(CountedStorage storage, Path path, FileChannel channel, FilePurpose purpose) {
         this.storage = storage;
         this.path = path;
         this.channel = channel;
+        this.purpose = purpose;
+    }
+
+    public FilePurpose purpose() {
+        return purpose;
+    }
+
+    private void written(long n, WriteKind kind) {
+        storage.counters().recordWrite(n, kind);
+        if (purpose == FilePurpose.SPILL) {
+            storage.counters().recordSpill(n);
+        }
     }
 
     public Path path() {
@@ -33,7 +46,7 @@ public final class WritableFile implements WritableByteChannel {
         while (src.hasRemaining()) {
             storage.beforeWrite(path, src.remaining(), WriteKind.MEMORY);
             int n = channel.write(src);
-            storage.counters().recordWrite(n, WriteKind.MEMORY);
+            written(n, WriteKind.MEMORY);
             total += n;
         }
         return total;
@@ -49,7 +62,7 @@ public final class WritableFile implements WritableByteChannel {
         while (remaining > 0) {
             storage.beforeWrite(path, remaining, WriteKind.MEMORY);
             long n = channel.write(srcs);
-            storage.counters().recordWrite(n, WriteKind.MEMORY);
+            written(n, WriteKind.MEMORY);
             total += n;
             remaining -= n;
         }
@@ -66,7 +79,7 @@ public final class WritableFile implements WritableByteChannel {
                 throw new IOException("transfer from " + src.path() + " stopped at " + (position + done)
                         + " of " + (position + count) + ": is the file shorter than its index says?");
             }
-            storage.counters().recordWrite(n, WriteKind.TRANSFER);
+            written(n, WriteKind.TRANSFER);
             storage.counters().recordRead(n);
             done += n;
         }

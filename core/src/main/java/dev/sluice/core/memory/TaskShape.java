@@ -2,6 +2,12 @@ package dev.sluice.core.memory;
 
 /** What a strategy's memory estimate needs to know of the map tasks it will write. */
 public final class TaskShape {
+    /**
+     * Serialized bytes of a batch, as a share of its Arrow input: an upper bound for the generator's data (LZ4
+     * compresses it to about 0.9; uncompressed IPC adds its metadata and padding). What memory plans assume.
+     */
+    public static final double SERIALIZED_PER_INPUT = 1.05;
+
     /** Map tasks written at once. */
     public final int tasks;
     /** Bytes of Arrow input per task. */
@@ -13,5 +19,10 @@ public final class TaskShape {
         this.tasks = tasks;
         this.inputBytes = inputBytes;
         this.batches = Math.max(1, batches);
+    }
+
+    /** What a task's records take serialized, at most ({@link #SERIALIZED_PER_INPUT} of the input). */
+    public long serializedBytes() {
+        return (long) Math.ceil(inputBytes * SERIALIZED_PER_INPUT);
     }
 }

@@ -2,6 +2,7 @@ package dev.sluice.core.output;
 
 import dev.sluice.core.io.Cleanup;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.FilePurpose;
 import dev.sluice.core.io.WritableFile;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ public final class DataFileCommit implements AutoCloseable {
 
     /** Creates the data temp file. */
     public static DataFileCommit begin(CountedStorage storage, MapOutputFiles files) throws IOException {
-        return new DataFileCommit(storage, files, storage.create(MapOutputFiles.tempFor(files.dataFile())));
+        return new DataFileCommit(storage, files, storage.create(MapOutputFiles.tempFor(files.dataFile()), FilePurpose.MAP_OUTPUT));
     }
 
     /**
@@ -85,7 +86,7 @@ public final class DataFileCommit implements AutoCloseable {
             throw new IllegalArgumentException(checksums.length + " checksums for " + partitionLengths.length + " partitions");
         }
         Path indexTemp = MapOutputFiles.tempFor(files.indexFile());
-        long indexBytes = writeMetadata(indexTemp, IndexFile.encode(partitionLengths), fsync);
+        writeMetadata(indexTemp, IndexFile.encode(partitionLengths), fsync);
         if (fsync) {
             data.force();
         }
@@ -93,31 +94,25 @@ public final class DataFileCommit implements AutoCloseable {
         rename(indexTemp, files.indexFile());
         rename(dataTemp, files.dataFile());
         List<Path> committed = new ArrayList<>(List.of(files.dataFile(), files.indexFile()));
-        long checksumBytes = 0;
         if (checksums != null) {
             Path checksumTemp = MapOutputFiles.tempFor(files.checksumFile());
-            checksumBytes = writeMetadata(checksumTemp, IndexFile.encodeChecksums(checksums), fsync);
+            writeMetadata(checksumTemp, IndexFile.encodeChecksums(checksums), fsync);
             rename(checksumTemp, files.checksumFile());
             committed.add(files.checksumFile());
         }
+        storage.commit(committed);
         finished = true;
-        storage.markCommitted(files.indexFile(), indexBytes);
-        storage.markCommitted(files.dataFile(), total);
-        if (checksums != null) {
-            storage.markCommitted(files.checksumFile(), checksumBytes);
-        }
         return new SparkMapOutput(files, partitionLengths.clone(), committed);
     }
 
-    /** Writes a metadata file (index or checksums) in one call, forced if asked; returns its size. */
-    private long writeMetadata(Path temp, java.nio.ByteBuffer bytes, boolean fsync) throws IOException {
+    /** Writes a metadata file (index or checksums) in one call, forced if asked. */
+    private void writeMetadata(Path temp, java.nio.ByteBuffer bytes, boolean fsync) throws IOException {
         made.add(temp);
-        try (WritableFile file = storage.create(temp)) {
-            int written = file.write(bytes);
+        try (WritableFile file = storage.create(temp, FilePurpose.MAP_OUTPUT)) {
+            file.write(bytes);
             if (fsync) {
                 file.force();
             }
-            return written;
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.core.partition;
 
 import dev.sluice.core.input.MapTaskInput;
+import dev.sluice.core.serde.ArrowIpcFormat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,19 +13,31 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * A map task's input cut into shuffle records: for each batch, in input order, one record per non-empty partition in
  * increasing partition order. Each batch is reordered by partition once (a gather, as a GPU hash partition does),
- * then every partition's rows are a zero-copy slice of it ({@code TransferPair.splitAndTransfer}). Owns the slices.
+ * then every partition's rows are a zero-copy slice of it ({@code TransferPair.splitAndTransfer}). Owns the slices;
+ * {@link #records} wraps them as payloads of a stream format.
  */
 public final class PartitionedInput implements AutoCloseable {
     private final int numPartitions;
-    private final List<ShuffleRecord> records;
+    private final List<Slice> slices;
 
-    private PartitionedInput(int numPartitions, List<ShuffleRecord> records) {
+    /** The rows of one batch that belong to one partition. */
+    private static final class Slice {
+        final int partitionId;
+        final VectorSchemaRoot rows;
+
+        Slice(int partitionId, VectorSchemaRoot rows) {
+            this.partitionId = partitionId;
+            this.rows = rows;
+        }
+    }
+
+    private PartitionedInput(int numPartitions, List<Slice> slices) {
         this.numPartitions = numPartitions;
-        this.records = Collections.unmodifiableList(records);
+        this.slices = Collections.unmodifiableList(slices);
     }
 
     public static PartitionedInput partition(MapTaskInput input, Partitioner partitioner, BufferAllocator allocator) {
-        List<ShuffleRecord> records = new ArrayList<>();
+        List<Slice> records = new ArrayList<>();
         int n = partitioner.numPartitions();
         int[] partitionOfRow = new int[input.maxBatchRows()];
         try {
@@ -42,7 +55,7 @@ public final class PartitionedInput implements AutoCloseable {
                     for (int p = 0; p < n; p++) {
                         int count = start[p + 1] - start[p];
                         if (count > 0) {
-                            records.add(new ShuffleRecord(p, grouped.slice(start[p], count)));
+                            records.add(new Slice(p, grouped.slice(start[p], count)));
                         }
                     }
                 }
@@ -93,11 +106,11 @@ public final class PartitionedInput implements AutoCloseable {
         if (divisor < 1) {
             throw new IllegalArgumentException("divisor must be >= 1, not " + divisor);
         }
-        List<ShuffleRecord> cut = new ArrayList<>();
+        List<Slice> cut = new ArrayList<>();
         try {
-            for (ShuffleRecord record : records) {
-                cut.add(new ShuffleRecord(record.partitionId(),
-                        record.slice().slice(0, Math.max(1, record.rows() / divisor))));
+            for (Slice slice : slices) {
+                cut.add(new Slice(slice.partitionId,
+                        slice.rows.slice(0, Math.max(1, slice.rows.getRowCount() / divisor))));
             }
         } catch (RuntimeException | Error e) {
             closeAll(cut);
@@ -110,16 +123,46 @@ public final class PartitionedInput implements AutoCloseable {
         return numPartitions;
     }
 
-    public List<ShuffleRecord> records() {
-        return records;
+    /** The records, in order, as payloads of {@code format}; they share this input's slices. */
+    public List<ShuffleRecord> records(ArrowIpcFormat format) {
+        List<ShuffleRecord> records = new ArrayList<>(slices.size());
+        for (Slice slice : slices) {
+            records.add(new ShuffleRecord(slice.partitionId, format.payload(slice.rows)));
+        }
+        return Collections.unmodifiableList(records);
     }
 
-    private static void closeAll(List<ShuffleRecord> records) {
-        AutoCloseables.closeNoChecked(() -> AutoCloseables.close(records.stream().map(ShuffleRecord::slice).toArray(AutoCloseable[]::new)));
+    /** Number of records. */
+    public int size() {
+        return slices.size();
+    }
+
+    /** Rows of all records. */
+    public long rows() {
+        long rows = 0;
+        for (Slice slice : slices) {
+            rows += slice.rows.getRowCount();
+        }
+        return rows;
+    }
+
+    /** Arrow buffer bytes of all records. */
+    public long bytes() {
+        long bytes = 0;
+        for (Slice slice : slices) {
+            for (FieldVector v : slice.rows.getFieldVectors()) {
+                bytes += v.getBufferSize();
+            }
+        }
+        return bytes;
+    }
+
+    private static void closeAll(List<Slice> slices) {
+        AutoCloseables.closeNoChecked(() -> AutoCloseables.close(slices.stream().map(s -> s.rows).toArray(AutoCloseable[]::new)));
     }
 
     @Override
     public void close() {
-        closeAll(records);
+        closeAll(slices);
     }
 }

@@ -1,41 +1,38 @@
 package dev.sluice.core.partition;
 
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
+import dev.sluice.core.serde.Payload;
 
 /**
- * What a map task hands its shuffle writer: the rows of one batch that belong to one partition. The slice belongs to
- * the input that made it; a writer reads it and never closes it.
+ * What a map task hands its shuffle writer: one batch's rows of one partition, as a {@link Payload} that knows how to
+ * write its serialized, compressed bytes. The payload's contents belong to the input that made it; a writer reads
+ * them and never frees them.
  */
 public final class ShuffleRecord {
     private final int partitionId;
-    private final VectorSchemaRoot slice;
-    private final long bytes;
+    private final Payload payload;
 
-    public ShuffleRecord(int partitionId, VectorSchemaRoot slice) {
-        this.partitionId = partitionId;
-        this.slice = slice;
-        long b = 0;
-        for (FieldVector v : slice.getFieldVectors()) {
-            b += v.getBufferSize();
+    public ShuffleRecord(int partitionId, Payload payload) {
+        if (partitionId < 0) {
+            throw new IllegalArgumentException("partitionId must be >= 0, not " + partitionId);
         }
-        this.bytes = b;
+        this.partitionId = partitionId;
+        this.payload = payload;
     }
 
     public int partitionId() {
         return partitionId;
     }
 
-    public VectorSchemaRoot slice() {
-        return slice;
+    public Payload payload() {
+        return payload;
     }
 
-    public int rows() {
-        return slice.getRowCount();
+    public long rows() {
+        return payload.rows();
     }
 
-    /** Arrow buffer bytes of the slice: what the record costs in flight before serialization. */
+    /** What the record costs in flight before serialization ({@link Payload#inputBytes}). */
     public long bytes() {
-        return bytes;
+        return payload.inputBytes();
     }
 }

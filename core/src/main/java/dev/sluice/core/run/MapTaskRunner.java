@@ -2,6 +2,7 @@ package dev.sluice.core.run;
 
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriter;
 
@@ -12,12 +13,13 @@ import dev.sluice.core.write.ShuffleWriter;
 public final class MapTaskRunner {
     private MapTaskRunner() {}
 
-    public static MapTaskResult run(ShuffleExecutor executor, TaskInput input) throws Exception {
+    public static MapTaskResult run(ShuffleExecutor executor, TaskInput input, ShuffleCodec codec) throws Exception {
+        var records = input.records(codec);
         long start = System.nanoTime();
         MapOutput output;
         long peak;
-        try (ShuffleWriter writer = executor.createMapOutputWriter(input.task())) {
-            for (ShuffleRecord record : input.records.records()) {
+        try (ShuffleWriter writer = executor.createMapOutputWriter(input.task(codec))) {
+            for (ShuffleRecord record : records) {
                 writer.write(record);
             }
             output = writer.commit();

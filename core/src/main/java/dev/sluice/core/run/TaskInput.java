@@ -5,8 +5,14 @@ import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.input.MapTaskInput;
 import dev.sluice.core.partition.PartitionedInput;
 import dev.sluice.core.partition.Partitioning;
+import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.serde.ArrowIpcFormat;
+import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.Reference;
 import dev.sluice.core.write.MapTask;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.LongConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -27,6 +33,9 @@ public final class TaskInput implements AutoCloseable {
     public final long rows;
     public final long bytes;
     public final int batches;
+    /** The records as payloads of each codec's format, made on first use (outside any timing) and kept. */
+    private final Map<ShuffleCodec, List<ShuffleRecord>> byCodec = new EnumMap<>(ShuffleCodec.class);
+    private final Map<ShuffleCodec, ArrowIpcFormat> formats = new EnumMap<>(ShuffleCodec.class);
 
     private TaskInput(int shuffleId, long mapId, InputSpec spec, MapTaskInput input, PartitionedInput records,
                       Reference reference) {
@@ -66,18 +75,22 @@ public final class TaskInput implements AutoCloseable {
      */
     public TaskInput warmUp(int divisor) {
         PartitionedInput cut = records.prefixes(divisor);
-        long cutRows = 0;
-        long cutBytes = 0;
-        for (var record : cut.records()) {
-            cutRows += record.rows();
-            cutBytes += record.bytes();
-        }
         return new TaskInput(shuffleId, mapId, spec, schema, cut, null, "warm-up 1/" + divisor + " of " + fingerprint,
-                cutRows, cutBytes, batches);
+                cut.rows(), cut.bytes(), batches);
     }
 
-    public MapTask task() {
-        return new MapTask(shuffleId, mapId, schema);
+    /** The Arrow IPC format of this input's partitions in {@code codec}. */
+    public synchronized ArrowIpcFormat format(ShuffleCodec codec) {
+        return formats.computeIfAbsent(codec, c -> new ArrowIpcFormat(schema, c));
+    }
+
+    /** The records, in order, with payloads in {@code codec}: what a writer of this task is given. */
+    public synchronized List<ShuffleRecord> records(ShuffleCodec codec) {
+        return byCodec.computeIfAbsent(codec, c -> records.records(format(c)));
+    }
+
+    public MapTask task(ShuffleCodec codec) {
+        return new MapTask(shuffleId, mapId, format(codec));
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.IoSnapshot;
 import dev.sluice.core.io.ProcSelfIo;
 import dev.sluice.core.output.MapOutput;
+import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.write.ShuffleExecutor;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -45,11 +46,13 @@ public final class Wave implements AutoCloseable {
 
     /**
      * Writes every task of {@code input} through {@code executor}, all at once, and commits them. If any task fails,
-     * the wave waits for the others, releases their outputs, and throws the first failure.
+     * the wave waits for the others, releases their outputs, and throws the first failure. Each task's records are
+     * payloads in {@code codec}, made before the wave starts.
      *
      * @param dirty where to sample Dirty during the wave, or null
      */
-    public WaveResult run(ShuffleExecutor executor, WaveInput input, CountedStorage storage, DirtyPages dirty)
+    public WaveResult run(ShuffleExecutor executor, WaveInput input, ShuffleCodec codec, CountedStorage storage,
+                          DirtyPages dirty)
             throws Exception {
         if (input.size() != tasks) {
             throw new IllegalArgumentException("a wave of " + tasks + " tasks given " + input.size() + " inputs");
@@ -57,9 +60,10 @@ public final class Wave implements AutoCloseable {
         CountDownLatch go = new CountDownLatch(1);
         List<Future<MapTaskResult>> futures = new ArrayList<>();
         for (TaskInput task : input.tasks()) {
+            task.records(codec); // made here, outside the wave's time
             futures.add(threads.submit(() -> {
                 go.await();
-                return MapTaskRunner.run(executor, task);
+                return MapTaskRunner.run(executor, task, codec);
             }));
         }
         IoSnapshot before = storage.counters().snapshot();

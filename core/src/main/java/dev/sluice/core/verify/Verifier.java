@@ -59,8 +59,8 @@ public final class Verifier {
         long rows = 0;
         long digest = 0;
         long[] rowHashes = new long[0];
-        InputStream bytes = new BufferedInputStream(Channels.newInputStream(output.open(p)), READ_BUFFER);
-        try (ArrowStreamReader reader = PartitionStreams.open(bytes, codec, allocator)) {
+        InputStream stream = codec.unframe(new BufferedInputStream(Channels.newInputStream(output.open(p)), READ_BUFFER));
+        try (ArrowStreamReader reader = PartitionStreams.reader(stream, allocator)) {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             if (!root.getSchema().equals(schema)) {
                 return "schema " + root.getSchema() + " differs from the input's " + schema;
@@ -76,8 +76,7 @@ public final class Verifier {
                 }
                 rows += n;
             }
-            InputStream rest = codec == ShuffleCodec.LZ4_BLOCK ? null : bytes;
-            if (rest != null && rest.read() != -1) {
+            if (stream.read() != -1) {
                 return "bytes follow the end-of-stream marker";
             }
         } catch (IOException | RuntimeException e) {

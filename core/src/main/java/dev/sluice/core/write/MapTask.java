@@ -1,16 +1,17 @@
 package dev.sluice.core.write;
 
-import org.apache.arrow.vector.types.pojo.Schema;
+import dev.sluice.core.serde.StreamFormat;
 
-/** Identity and input schema of the map task a writer serves. */
+/** Identity of the map task a writer serves, and the stream format its partitions are written in. */
 public final class MapTask {
     public final int shuffleId;
     public final long mapId;
-    public final Schema schema;
+    /** What opens and closes each partition's stream; the records' payloads bring their own bytes. */
+    public final StreamFormat format;
 
-    public MapTask(int shuffleId, long mapId, Schema schema) {
+    public MapTask(int shuffleId, long mapId, StreamFormat format) {
         this.shuffleId = shuffleId;
         this.mapId = mapId;
-        this.schema = schema;
+        this.format = format;
     }
 }

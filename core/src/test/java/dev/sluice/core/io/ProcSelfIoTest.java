@@ -33,7 +33,7 @@ class ProcSelfIoTest {
             return;
         }
         CountedStorage storage = new CountedStorage();
-        try (WritableFile file = storage.create(dir.resolve("f"))) {
+        try (WritableFile file = storage.create(dir.resolve("f"), FilePurpose.TEMP)) {
             for (int i = 0; i < 100; i++) {
                 file.write(ByteBuffer.allocate(1000));
             }

@@ -4,7 +4,7 @@ import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.memory.HostBufferPool;
 import dev.sluice.core.memory.HostBuffers;
 import dev.sluice.core.output.MapOutputFiles;
-import dev.sluice.core.serde.RecordSerializer;
+import dev.sluice.core.serde.StreamFormat;
 import dev.sluice.core.write.BoundedPool;
 import dev.sluice.core.write.MapTask;
 import dev.sluice.core.write.ShuffleExecutor;
@@ -76,8 +76,7 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         BufferAllocator scratch = allocator.newChildAllocator(strategy + " map " + task.mapId, 0, Long.MAX_VALUE);
         try {
             MapOutputFiles files = new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId);
-            RecordSerializer serializer = new RecordSerializer(task.schema, config.codec, scratch);
-            return new ConsolidatingWriter(this, files, serializer, scratch);
+            return new ConsolidatingWriter(this, files, task.format, scratch);
         } catch (RuntimeException | Error e) {
             scratch.close();
             throw e;
@@ -135,9 +134,9 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
                 : new RecordCompression.SharedPool((BoundedPool) compression);
     }
 
-    BatchMerger newMerger(ConsolidatingWriter writer, PartialHandle partial, RecordSerializer serializer) {
-        byte[] header = serializer.streamHeader();
-        byte[] end = serializer.endOfStream();
+    BatchMerger newMerger(ConsolidatingWriter writer, PartialHandle partial, StreamFormat format) {
+        byte[] header = format.streamHeader();
+        byte[] end = format.endOfStream();
         return mergers instanceof Slots
                 ? new BlockingMerger(writer, partial, config.partitions, header, end, (Slots) mergers)
                 : new CooperativeMerger(writer, partial, config.partitions, header, end, (BoundedPool) mergers);

@@ -2,7 +2,6 @@ package dev.sluice.core.write.consolidate;
 
 import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.memory.TaskShape;
-import dev.sluice.core.serde.RecordSerializer;
 import dev.sluice.core.write.WriterConfig;
 import dev.sluice.core.write.option.OptionValues;
 import dev.sluice.core.write.option.StrategyOption;
@@ -62,7 +61,7 @@ public final class ConsolidatingSettings {
      * that double, or exact direct buffers) and their compression scratch.
      */
     public void planMemory(MemoryPlan plan, WriterConfig config, TaskShape shape) {
-        long batchBytes = (long) Math.ceil(shape.inputBytes * RecordSerializer.SERIALIZED_PER_INPUT / shape.batches);
+        long batchBytes = (long) Math.ceil(shape.inputBytes * TaskShape.SERIALIZED_PER_INPUT / shape.batches);
         long[] partial = partialPeak(batchBytes, config.partitions);
         long partials = shape.tasks * (shape.batches * partial[0] + partial[1]);
         String growth = this.partial == Modes.Partial.CHUNKED ? "in " + chunk + "-byte chunks"

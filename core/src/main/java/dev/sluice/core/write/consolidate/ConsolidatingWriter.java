@@ -7,7 +7,7 @@ import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.output.MapOutputFiles;
 import dev.sluice.core.output.SegmentCatalog;
 import dev.sluice.core.partition.ShuffleRecord;
-import dev.sluice.core.serde.RecordSerializer;
+import dev.sluice.core.serde.StreamFormat;
 import dev.sluice.core.write.BackgroundWriter;
 import dev.sluice.core.write.ByteQuota;
 import dev.sluice.core.write.WriterConfig;
@@ -32,7 +32,7 @@ final class ConsolidatingWriter extends BackgroundWriter {
     private final ConsolidatingSettings settings;
     private final CountedStorage storage;
     private final MapOutputFiles files;
-    private final RecordSerializer serializer;
+    private final StreamFormat format;
     private final BufferAllocator scratch;
     private final WriterMemory memory;
     private final ByteQuota inFlight;
@@ -41,7 +41,7 @@ final class ConsolidatingWriter extends BackgroundWriter {
     private BatchMerger current;
     private int lastPartition = -1;
 
-    ConsolidatingWriter(ConsolidatingExecutor executor, MapOutputFiles files, RecordSerializer serializer,
+    ConsolidatingWriter(ConsolidatingExecutor executor, MapOutputFiles files, StreamFormat format,
                         BufferAllocator scratch) {
         super(executor.strategy() + " writer for map " + files.mapId(), executor.config().partitions);
         this.executor = executor;
@@ -49,7 +49,7 @@ final class ConsolidatingWriter extends BackgroundWriter {
         this.settings = executor.settings();
         this.storage = executor.storage();
         this.files = files;
-        this.serializer = serializer;
+        this.format = format;
         this.scratch = scratch;
         this.memory = WriterMemory.create(settings, executor.host());
         this.inFlight = new ByteQuota(settings.maxBytesInFlight);
@@ -95,7 +95,7 @@ final class ConsolidatingWriter extends BackgroundWriter {
      * to twice its size (plus the 32 bytes it starts with); a pooled one holds its buffer's rounded capacity.
      */
     private long memoryBound(ShuffleRecord record) {
-        long bound = serializer.memoryBound(record.slice());
+        long bound = record.payload().serializedBound();
         if (settings.recordBuffer == Modes.RecordBuffer.HEAP) {
             return 2 * bound + 64;
         }
@@ -107,7 +107,7 @@ final class ConsolidatingWriter extends BackgroundWriter {
         if (current != null) {
             current.seal();
         }
-        BatchMerger batch = executor.newMerger(this, executor.newPartial(memory, files), serializer);
+        BatchMerger batch = executor.newMerger(this, executor.newPartial(memory, files), format);
         batches.add(batch);
         current = batch;
         pending.started();
@@ -149,16 +149,16 @@ final class ConsolidatingWriter extends BackgroundWriter {
     /** Serializes and compresses a record into the buffer {@code recordBuffer} and {@code pool} say. */
     private SerializedRecord serialize(ShuffleRecord record) throws IOException {
         if (settings.recordBuffer == Modes.RecordBuffer.HEAP) {
-            return SerializedRecord.heap(serializer.serializeToHeap(record.slice()));
+            return SerializedRecord.heap(record.payload().toHeap(scratch));
         }
         HostBuffers pool = executor.hostRecordBuffers();
         if (pool == null) {
-            return SerializedRecord.direct(serializer.serialize(record.slice(), executor.recordBuffers()));
+            return SerializedRecord.direct(record.payload().toDirect(executor.recordBuffers(), scratch));
         }
-        long bound = serializer.memoryBound(record.slice());
+        long bound = record.payload().serializedBound();
         ArrowBuf buffer = pool.take(bound);
         try {
-            int length = serializer.serializeInto(record.slice(), buffer.nioBuffer(0, Math.toIntExact(bound)));
+            int length = record.payload().writeInto(buffer.nioBuffer(0, Math.toIntExact(bound)), scratch);
             return SerializedRecord.pooled(buffer, length, pool);
         } catch (IOException | RuntimeException | Error e) {
             pool.give(buffer);
@@ -206,7 +206,7 @@ final class ConsolidatingWriter extends BackgroundWriter {
         if (settings.skipMerge) {
             return registerSegmentCatalog();
         }
-        MapOutput output = DataFileMerge.write(batches, settings, config, serializer, storage, files);
+        MapOutput output = DataFileMerge.write(batches, settings, config, format, storage, files);
         releasePartials();
         return output;
     }
@@ -214,11 +214,11 @@ final class ConsolidatingWriter extends BackgroundWriter {
     /**
      * PR-14090's skip-merge commit ({@code storePartialFilesInCatalog} @ c4d50b3624): each batch's segments are
      * registered, in batch order, in a catalog that takes over the partials. Nothing is written; storage holds only
-     * what went to file.
+     * what went to file, and commits (and counts as committed) only those files.
      */
-    private MapOutput registerSegmentCatalog() {
+    private MapOutput registerSegmentCatalog() throws IOException {
         SegmentCatalog catalog = new SegmentCatalog(files.shuffleId(), files.mapId(), config.partitions,
-                serializer.streamHeader(), serializer.endOfStream());
+                format.streamHeader(), format.endOfStream());
         for (BatchMerger batch : batches) {
             catalog.own(batch.partial);
             batch.partial.heldByCommittedOutput();
@@ -228,7 +228,6 @@ final class ConsolidatingWriter extends BackgroundWriter {
                 catalog.add(p, batch.partial, batch.bodyOffset(p), batch.bodyLength(p));
             }
         }
-        storage.counters().recordCommitted(catalog.totalBytes());
         return catalog;
     }
 

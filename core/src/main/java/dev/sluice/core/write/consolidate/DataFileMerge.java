@@ -9,7 +9,7 @@ import dev.sluice.core.output.DataFileCommit;
 import dev.sluice.core.output.MapOutputFiles;
 import dev.sluice.core.output.PartitionChecksums;
 import dev.sluice.core.output.SparkMapOutput;
-import dev.sluice.core.serde.RecordSerializer;
+import dev.sluice.core.serde.StreamFormat;
 import dev.sluice.core.write.WriterConfig;
 import java.io.EOFException;
 import java.io.IOException;
@@ -45,7 +45,7 @@ final class DataFileMerge {
     private DataFileMerge() {}
 
     static SparkMapOutput write(List<BatchMerger> batches, ConsolidatingSettings settings, WriterConfig config,
-                                RecordSerializer serializer, CountedStorage storage, MapOutputFiles files)
+                                StreamFormat format, CountedStorage storage, MapOutputFiles files)
             throws IOException {
         PartitionChecksums checksums = settings.checksum ? new PartitionChecksums(config.partitions) : null;
         if (batches.size() == 1) {
@@ -53,8 +53,8 @@ final class DataFileMerge {
         }
         try (DataFileCommit commit = DataFileCommit.begin(storage, files)) {
             long[] lengths = settings.merge == Modes.Merge.GATHER
-                    ? gather(batches, config.partitions, serializer, commit.data(), checksums)
-                    : stream(batches, config.partitions, serializer, commit.data(), checksums, settings.fileBuffer);
+                    ? gather(batches, config.partitions, format, commit.data(), checksums)
+                    : stream(batches, config.partitions, format, commit.data(), checksums, settings.fileBuffer);
             return commit.commit(lengths, checksums == null ? null : checksums.values(), config.fsync);
         }
     }
@@ -118,10 +118,10 @@ final class DataFileMerge {
     }
 
     /** Upstream's merge: every segment through {@code fileBuffer} bytes into a 64 KiB buffered stream. */
-    private static long[] stream(List<BatchMerger> batches, int partitions, RecordSerializer serializer,
+    private static long[] stream(List<BatchMerger> batches, int partitions, StreamFormat format,
                                  WritableFile data, PartitionChecksums checksums, int fileBuffer) throws IOException {
-        byte[] header = serializer.streamHeader();
-        byte[] endOfStream = serializer.endOfStream();
+        byte[] header = format.streamHeader();
+        byte[] endOfStream = format.endOfStream();
         long[] lengths = new long[partitions];
         BufferedFileChannel out = new BufferedFileChannel(data, ByteBuffer.allocate(MERGE_STREAM));
         ByteBuffer temp = ByteBuffer.allocate(fileBuffer);
@@ -143,13 +143,13 @@ final class DataFileMerge {
     }
 
     /** Sluice's merge: segments in memory handed to gathering writes, without a copy. */
-    private static long[] gather(List<BatchMerger> batches, int partitions, RecordSerializer serializer,
+    private static long[] gather(List<BatchMerger> batches, int partitions, StreamFormat format,
                                  WritableFile data, PartitionChecksums checksums) throws IOException {
         for (BatchMerger batch : batches) {
             batch.partial.pin();
         }
         try {
-            return gatherPinned(batches, partitions, serializer, data, checksums);
+            return gatherPinned(batches, partitions, format, data, checksums);
         } finally {
             for (BatchMerger batch : batches) {
                 batch.partial.unpin();
@@ -157,7 +157,7 @@ final class DataFileMerge {
         }
     }
 
-    private static long[] gatherPinned(List<BatchMerger> batches, int partitions, RecordSerializer serializer,
+    private static long[] gatherPinned(List<BatchMerger> batches, int partitions, StreamFormat format,
                                        WritableFile data, PartitionChecksums checksums) throws IOException {
         long[] lengths = new long[partitions];
         GatheringWriter out = new GatheringWriter(data);
@@ -175,7 +175,7 @@ final class DataFileMerge {
                 }
                 out.add(piece);
             };
-            add.accept(ByteBuffer.wrap(serializer.streamHeader()));
+            add.accept(ByteBuffer.wrap(format.streamHeader()));
             for (BatchMerger batch : batches) {
                 long length = batch.bodyLength(p);
                 if (length == 0) {
@@ -194,8 +194,8 @@ final class DataFileMerge {
                     stage(batch.partial, batch.bodyOffset(p), length, staging, out, add);
                 }
             }
-            add.accept(ByteBuffer.wrap(serializer.endOfStream()));
-            lengths[p] = serializer.streamHeader().length + body + serializer.endOfStream().length;
+            add.accept(ByteBuffer.wrap(format.endOfStream()));
+            lengths[p] = format.streamHeader().length + body + format.endOfStream().length;
         }
         out.flush();
         return lengths;

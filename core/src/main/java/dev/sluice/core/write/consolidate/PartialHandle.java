@@ -3,6 +3,7 @@ package dev.sluice.core.write.consolidate;
 import dev.sluice.core.io.BufferedFileChannel;
 import dev.sluice.core.io.Cleanup;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.FilePurpose;
 import dev.sluice.core.io.ReadableFile;
 import dev.sluice.core.io.WritableFile;
 import dev.sluice.core.output.SegmentSource;
@@ -107,7 +108,6 @@ final class PartialHandle implements SegmentSource {
                 buffer.put(size, src);
             } else {
                 fileOut.write(src.duplicate());
-                storage.counters().recordSpill(n);
             }
             size += n;
         } finally {
@@ -238,11 +238,10 @@ final class PartialHandle implements SegmentSource {
      */
     private void toFileLocked() throws IOException {
         Path newPath = spillPath.get();
-        WritableFile newFile = storage.create(newPath);
+        WritableFile newFile = storage.create(newPath, FilePurpose.SPILL);
         try {
             if (buffer != null && size > 0) {
                 buffer.writeTo(newFile, size);
-                storage.counters().recordSpill(size);
             }
         } catch (IOException | RuntimeException | Error e) {
             try {
@@ -256,7 +255,7 @@ final class PartialHandle implements SegmentSource {
         path = newPath;
         file = newFile;
         if (committed) {
-            storage.keep(newPath);
+            storage.commit(List.of(newPath));
         }
         freeBuffer();
         if (!finished) {
@@ -359,14 +358,14 @@ final class PartialHandle implements SegmentSource {
 
     /**
      * A committed output (a segment catalog) now holds this handle: its file, now or after a later spill, is part of
-     * that output, not one left behind.
+     * that output, not one left behind, and the storage counts it as committed.
      */
-    void heldByCommittedOutput() {
+    void heldByCommittedOutput() throws IOException {
         lock.lock();
         try {
             committed = true;
             if (path != null) {
-                storage.keep(path);
+                storage.commit(List.of(path));
             }
         } finally {
             lock.unlock();

@@ -3,9 +3,10 @@ package dev.sluice.core.write.perbatch;
 import dev.sluice.core.io.BufferedFileChannel;
 import dev.sluice.core.io.ChecksumChannel;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.FilePurpose;
 import dev.sluice.core.io.ReadableFile;
 import dev.sluice.core.io.WritableFile;
-import dev.sluice.core.serde.RecordSerializer;
+import dev.sluice.core.serde.Payload;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
@@ -13,7 +14,6 @@ import java.nio.file.Path;
 import java.util.zip.Checksum;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * One reduce partition's temp file ({@code temp_shuffle_<uuid>}), as Spark's {@code DiskBlockObjectWriter} keeps it:
@@ -46,7 +46,7 @@ final class PartitionFile {
         ArrowBuf buffer = allocator.buffer(bufferSize);
         WritableFile file;
         try {
-            file = storage.create(path);
+            file = storage.create(path, FilePurpose.TEMP);
         } catch (IOException | RuntimeException e) {
             buffer.close();
             throw e;
@@ -61,8 +61,9 @@ final class PartitionFile {
         return partition;
     }
 
-    void append(VectorSchemaRoot slice, RecordSerializer serializer) throws IOException {
-        serializer.writeRecord(slice, out);
+    /** Appends the payload's bytes; compression scratch comes from {@code scratch}. */
+    void append(Payload payload, BufferAllocator scratch) throws IOException {
+        payload.writeTo(out, scratch);
     }
 
     /** Writes the end-of-stream marker, flushes, closes the file and frees the buffer; returns the file's length. */

@@ -4,7 +4,6 @@ import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.memory.BudgetedAllocationListener;
 import dev.sluice.core.memory.MemoryBudget;
 import dev.sluice.core.output.MapOutputFiles;
-import dev.sluice.core.serde.RecordSerializer;
 import dev.sluice.core.write.MapTask;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriter;
@@ -36,8 +35,7 @@ final class PerBatchExecutor implements ShuffleExecutor {
                 new BudgetedAllocationListener(memory), 0, Long.MAX_VALUE);
         try {
             MapOutputFiles files = new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId);
-            RecordSerializer serializer = new RecordSerializer(task.schema, config.codec, writerMemory);
-            return new PerBatchWriter(config, settings, storage, slots, files, writerMemory, memory, serializer);
+            return new PerBatchWriter(config, settings, storage, slots, files, writerMemory, memory, task.format);
         } catch (RuntimeException | Error e) {
             writerMemory.close();
             throw e;

@@ -7,7 +7,7 @@ import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.output.MapOutputFiles;
 import dev.sluice.core.output.PartitionChecksums;
 import dev.sluice.core.partition.ShuffleRecord;
-import dev.sluice.core.serde.RecordSerializer;
+import dev.sluice.core.serde.StreamFormat;
 import dev.sluice.core.write.ByteQuota;
 import dev.sluice.core.write.BackgroundWriter;
 import dev.sluice.core.write.Slots;
@@ -35,7 +35,7 @@ final class PerBatchWriter extends BackgroundWriter {
     private final MapOutputFiles files;
     private final BufferAllocator allocator;
     private final MemoryBudget memory;
-    private final RecordSerializer serializer;
+    private final StreamFormat format;
     private final ByteQuota inFlight;
     /** Partition p's file; touched only by p's slot thread until the writer is idle, then by the task thread. */
     private final PartitionFile[] partitionFiles;
@@ -43,7 +43,7 @@ final class PerBatchWriter extends BackgroundWriter {
     private final PartitionChecksums checksums;
 
     PerBatchWriter(WriterConfig config, PerBatchSettings settings, CountedStorage storage, Slots slots,
-                   MapOutputFiles files, BufferAllocator allocator, MemoryBudget memory, RecordSerializer serializer) {
+                   MapOutputFiles files, BufferAllocator allocator, MemoryBudget memory, StreamFormat format) {
         super("per-batch writer for map " + files.mapId(), config.partitions);
         this.config = config;
         this.settings = settings;
@@ -53,7 +53,7 @@ final class PerBatchWriter extends BackgroundWriter {
         this.files = files;
         this.allocator = allocator;
         this.memory = memory;
-        this.serializer = serializer;
+        this.format = format;
         this.inFlight = new ByteQuota(settings.maxBytesInFlight);
         this.partitionFiles = new PartitionFile[config.partitions];
         this.checksums = settings.checksum ? new PartitionChecksums(config.partitions) : null;
@@ -91,9 +91,9 @@ final class PerBatchWriter extends BackgroundWriter {
                     if (partitionFiles[p] == null) {
                         partitionFiles[p] = PartitionFile.create(storage, files.newTempShuffleFile(), allocator,
                                 settings.fileBuffer, checksums == null ? null : checksums.of(p),
-                                serializer.streamHeader());
+                                format.streamHeader());
                     }
-                    partitionFiles[p].append(record.slice(), serializer);
+                    partitionFiles[p].append(record.payload(), allocator);
                 }
             } catch (Throwable t) {
                 fail(t);
@@ -132,7 +132,7 @@ final class PerBatchWriter extends BackgroundWriter {
                 if (partition == null) {
                     continue;
                 }
-                lengths[p] = partition.finish(serializer.endOfStream());
+                lengths[p] = partition.finish(format.endOfStream());
                 if (copyBuffer == null) {
                     partition.transferTo(commit.data(), lengths[p]);
                 } else {

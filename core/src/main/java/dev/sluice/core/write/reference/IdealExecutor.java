@@ -3,7 +3,7 @@ package dev.sluice.core.write.reference;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.memory.HostBufferPool;
 import dev.sluice.core.output.MapOutputFiles;
-import dev.sluice.core.serde.RecordSerializer;
+import dev.sluice.core.serde.StreamFormat;
 import dev.sluice.core.write.BoundedPool;
 import dev.sluice.core.write.MapTask;
 import dev.sluice.core.write.ShuffleExecutor;
@@ -38,7 +38,7 @@ final class IdealExecutor implements ShuffleExecutor {
         BufferAllocator scratch = allocator.newChildAllocator("ideal map " + task.mapId, 0, Long.MAX_VALUE);
         try {
             return new IdealWriter(config, storage, new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId),
-                    new RecordSerializer(task.schema, config.codec, scratch), scratch, records, compression);
+                    task.format, scratch, records, compression);
         } catch (RuntimeException | Error e) {
             scratch.close();
             throw e;

@@ -7,7 +7,7 @@ import dev.sluice.core.output.DataFileCommit;
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.output.MapOutputFiles;
 import dev.sluice.core.partition.ShuffleRecord;
-import dev.sluice.core.serde.RecordSerializer;
+import dev.sluice.core.serde.StreamFormat;
 import dev.sluice.core.write.BackgroundWriter;
 import dev.sluice.core.write.BoundedPool;
 import dev.sluice.core.write.WriterConfig;
@@ -27,7 +27,7 @@ final class IdealWriter extends BackgroundWriter {
     private final WriterConfig config;
     private final CountedStorage storage;
     private final MapOutputFiles files;
-    private final RecordSerializer serializer;
+    private final StreamFormat format;
     private final BufferAllocator scratch;
     private final HostBufferPool pool;
     private final BoundedPool compression;
@@ -35,13 +35,13 @@ final class IdealWriter extends BackgroundWriter {
     private long held;
     private long peak;
 
-    IdealWriter(WriterConfig config, CountedStorage storage, MapOutputFiles files, RecordSerializer serializer,
+    IdealWriter(WriterConfig config, CountedStorage storage, MapOutputFiles files, StreamFormat format,
                 BufferAllocator scratch, HostBufferPool pool, BoundedPool compression) {
         super("ideal writer for map " + files.mapId(), config.partitions);
         this.config = config;
         this.storage = storage;
         this.files = files;
-        this.serializer = serializer;
+        this.format = format;
         this.scratch = scratch;
         this.pool = pool;
         this.compression = compression;
@@ -72,14 +72,14 @@ final class IdealWriter extends BackgroundWriter {
     private void compress(ShuffleRecord record, Compressed slot) {
         try {
             if (failure() == null) {
-                long bound = serializer.memoryBound(record.slice());
+                long bound = record.payload().serializedBound();
                 ArrowBuf buffer = pool.take(bound);
                 synchronized (this) {
                     slot.buffer = buffer;
                     held += buffer.capacity();
                     peak = Math.max(peak, held);
                 }
-                slot.length = serializer.serializeInto(record.slice(), buffer.nioBuffer(0, Math.toIntExact(bound)));
+                slot.length = record.payload().writeInto(buffer.nioBuffer(0, Math.toIntExact(bound)), scratch);
             }
         } catch (Throwable t) {
             fail(t);
@@ -90,8 +90,8 @@ final class IdealWriter extends BackgroundWriter {
 
     @Override
     protected MapOutput publish() throws IOException {
-        byte[] header = serializer.streamHeader();
-        byte[] end = serializer.endOfStream();
+        byte[] header = format.streamHeader();
+        byte[] end = format.endOfStream();
         long[] lengths = new long[config.partitions];
         try (DataFileCommit commit = DataFileCommit.begin(storage, files)) {
             GatheringWriter out = new GatheringWriter(commit.data());

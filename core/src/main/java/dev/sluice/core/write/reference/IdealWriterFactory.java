@@ -3,7 +3,6 @@ package dev.sluice.core.write.reference;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.memory.TaskShape;
-import dev.sluice.core.serde.RecordSerializer;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriterFactory;
 import dev.sluice.core.write.WriterConfig;
@@ -42,7 +41,7 @@ public final class IdealWriterFactory implements ShuffleWriterFactory {
     public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
         // Pooled records are rounded up to a power of two: up to twice their bytes.
         plan.offHeap("compressed records of every task, pooled", (long) Math.ceil(
-                shape.tasks * 2 * shape.inputBytes * RecordSerializer.SERIALIZED_PER_INPUT));
+                shape.tasks * 2 * shape.inputBytes * TaskShape.SERIALIZED_PER_INPUT));
     }
 
     @Override

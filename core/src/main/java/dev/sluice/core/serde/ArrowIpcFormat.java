@@ -1,0 +1,203 @@
+package dev.sluice.core.serde;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.compression.CompressionUtil;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.IpcOption;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Arrow IPC streams: a partition is the schema message, one record batch message per record, and the end-of-stream
+ * marker, one complete stream that Arrow's readers read (Java {@code ArrowStreamReader}, {@code pyarrow.ipc}), each
+ * piece framed by the codec. Its payloads are {@link ArrowPayload}s: slices of Arrow batches. Thread-safe.
+ */
+public final class ArrowIpcFormat implements StreamFormat {
+    private static final IpcOption IPC = IpcOption.DEFAULT;
+    /** Generous bounds of a record batch message's flatbuffer metadata: fixed part, and per field node or buffer. */
+    private static final long METADATA_BASE = 1024;
+    private static final long METADATA_PER_PIECE = 64;
+
+    private final Schema schema;
+    private final ShuffleCodec codec;
+    private final byte[] header;
+    private final byte[] endOfStream;
+
+    public ArrowIpcFormat(Schema schema, ShuffleCodec codec) {
+        this.schema = schema;
+        this.codec = codec;
+        this.header = frame(out -> MessageSerializer.serialize(new WriteChannel(out), schema, IPC));
+        this.endOfStream = frame(out -> ArrowStreamWriter.writeEndOfStream(new WriteChannel(out), IPC));
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    @Override
+    public ShuffleCodec codec() {
+        return codec;
+    }
+
+    @Override
+    public byte[] streamHeader() {
+        return header;
+    }
+
+    @Override
+    public byte[] endOfStream() {
+        return endOfStream;
+    }
+
+    /** A payload of {@code slice}'s rows in this format; the slice stays the caller's. */
+    public ArrowPayload payload(VectorSchemaRoot slice) {
+        return new ArrowPayload(this, slice);
+    }
+
+    /** Writes one record batch message for {@code slice} to {@code out}, framed; returns the bytes written. */
+    long writeRecord(VectorSchemaRoot slice, WritableByteChannel out, BufferAllocator scratch) throws IOException {
+        Counting counted = new Counting(out);
+        ShuffleCodec.Piece piece = codec.open(counted);
+        try (ArrowRecordBatch batch = unload(slice, scratch)) {
+            MessageSerializer.serialize(new WriteChannel(piece), batch, IPC);
+        }
+        piece.finish();
+        return counted.bytes;
+    }
+
+    /**
+     * An upper bound of the memory writing {@code slice} needs: its compression scratch (body compression compresses
+     * every buffer before writing) plus the framed record. Computed from buffer sizes alone, without serializing.
+     */
+    long memoryBound(VectorSchemaRoot slice) {
+        long pieces = 0;
+        long body = 0;
+        long scratch = 0;
+        for (FieldVector vector : slice.getFieldVectors()) {
+            pieces++;
+            for (ArrowBuf buf : vector.getFieldBuffers()) {
+                pieces++;
+                long length = buf.readableBytes();
+                body += align8(codec.bodyBufferBound(length));
+                scratch += codec.bodyScratchBound(length);
+            }
+        }
+        return codec.pieceBound(METADATA_BASE + METADATA_PER_PIECE * pieces + body) + scratch;
+    }
+
+    /**
+     * {@code slice}'s record in a direct buffer of exactly its size. An unframed record's size is known before it is
+     * written (metadata, then the aligned body), so it is serialized straight into the buffer; a framed one is
+     * compressed to the heap first.
+     */
+    ByteBuf toDirect(VectorSchemaRoot slice, ByteBufAllocator buffers, BufferAllocator scratch) throws IOException {
+        if (codec.framesPieces()) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(ShuffleCodec.LZ4_BLOCK_SIZE);
+            writeRecord(slice, Channels.newChannel(bytes), scratch);
+            ByteBuf out = buffers.directBuffer(bytes.size(), bytes.size());
+            out.writeBytes(bytes.toByteArray());
+            return out;
+        }
+        try (ArrowRecordBatch batch = unload(slice, scratch)) {
+            // An IPC message: continuation token and length, metadata padded to 8 bytes, then the (aligned) body.
+            long metadata = MessageSerializer.serializeMetadata(batch, IPC).remaining();
+            int size = Math.toIntExact(align8(8 + metadata) + batch.computeBodyLength());
+            ByteBuf out = buffers.directBuffer(size, size);
+            try {
+                ByteBuffer view = out.nioBuffer(0, size);
+                MessageSerializer.serialize(new WriteChannel(new BufferChannel(view)), batch, IPC);
+                out.writerIndex(view.position());
+                if (out.writerIndex() != size) {
+                    throw new IllegalStateException("record serialized to " + out.writerIndex() + " bytes, sized " + size);
+                }
+                return out;
+            } catch (IOException | RuntimeException e) {
+                out.release();
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * The slice as a record batch, its buffers compressed by the codec's body codec. Arrow's {@code VectorUnloader}
+     * drops the buffers it already compressed when a later one fails; here they are released.
+     */
+    private ArrowRecordBatch unload(VectorSchemaRoot slice, BufferAllocator scratch) {
+        TrackingCodec tracking = new TrackingCodec(codec.bodyCodec(scratch));
+        try {
+            return new VectorUnloader(slice, true, tracking, true).getRecordBatch();
+        } catch (RuntimeException | Error e) {
+            tracking.releaseOutputs();
+            throw e;
+        }
+    }
+
+    /** Remembers what a codec produced during one unload, to release it if the unload fails. */
+    private static final class TrackingCodec implements CompressionCodec {
+        private final CompressionCodec codec;
+        private final List<ArrowBuf> outputs = new ArrayList<>();
+
+        TrackingCodec(CompressionCodec codec) {
+            this.codec = codec;
+        }
+
+        @Override
+        public ArrowBuf compress(BufferAllocator allocator, ArrowBuf uncompressed) {
+            ArrowBuf out = codec.compress(allocator, uncompressed);
+            if (out != uncompressed) {
+                outputs.add(out);
+            }
+            return out;
+        }
+
+        @Override
+        public ArrowBuf decompress(BufferAllocator allocator, ArrowBuf compressed) {
+            return codec.decompress(allocator, compressed);
+        }
+
+        @Override
+        public CompressionUtil.CodecType getCodecType() {
+            return codec.getCodecType();
+        }
+
+        void releaseOutputs() {
+            outputs.forEach(ArrowBuf::close);
+        }
+    }
+
+    private static long align8(long n) {
+        return (n + 7) & ~7L;
+    }
+
+    private interface Piece {
+        void writeTo(WritableByteChannel out) throws IOException;
+    }
+
+    private byte[] frame(Piece piece) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            ShuffleCodec.Piece framed = codec.open(Channels.newChannel(bytes));
+            piece.writeTo(framed);
+            framed.finish();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new IllegalStateException("serializing to memory failed", e);
+        }
+    }
+}

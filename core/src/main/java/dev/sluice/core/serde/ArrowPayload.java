@@ -1,0 +1,60 @@
+package dev.sluice.core.serde;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import java.nio.channels.WritableByteChannel;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * A slice of an Arrow batch, written as one Arrow IPC record batch message of its {@link ArrowIpcFormat}. The slice
+ * belongs to the input that made it; the payload reads it and never closes it.
+ */
+public final class ArrowPayload implements Payload {
+    private final ArrowIpcFormat format;
+    private final VectorSchemaRoot slice;
+    private final long inputBytes;
+
+    ArrowPayload(ArrowIpcFormat format, VectorSchemaRoot slice) {
+        this.format = format;
+        this.slice = slice;
+        long b = 0;
+        for (FieldVector v : slice.getFieldVectors()) {
+            b += v.getBufferSize();
+        }
+        this.inputBytes = b;
+    }
+
+    /** The rows, for readers and tests; strategies use the payload's methods. */
+    public VectorSchemaRoot slice() {
+        return slice;
+    }
+
+    @Override
+    public long rows() {
+        return slice.getRowCount();
+    }
+
+    /** Arrow buffer bytes of the slice. */
+    @Override
+    public long inputBytes() {
+        return inputBytes;
+    }
+
+    @Override
+    public long serializedBound() {
+        return format.memoryBound(slice);
+    }
+
+    @Override
+    public long writeTo(WritableByteChannel out, BufferAllocator scratch) throws IOException {
+        return format.writeRecord(slice, out, scratch);
+    }
+
+    @Override
+    public ByteBuf toDirect(ByteBufAllocator buffers, BufferAllocator scratch) throws IOException {
+        return format.toDirect(slice, buffers, scratch);
+    }
+}

@@ -1,0 +1,67 @@
+package dev.sluice.testkit;
+
+import dev.sluice.core.input.InputSpec;
+import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.output.MapOutput;
+import dev.sluice.core.partition.Partitioning;
+import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.run.MapTaskRunner;
+import dev.sluice.core.run.TaskInput;
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.verify.Reference;
+import dev.sluice.core.write.MapTask;
+import dev.sluice.core.write.ShuffleExecutor;
+import dev.sluice.core.write.StrategySpec;
+import dev.sluice.core.write.WriterConfig;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * One map task's input ({@link TaskInput}, as the command line and the benchmarks make it) and its reference, owned
+ * until closed; written with {@link MapTaskRunner}, as everything else writes a map task.
+ */
+public final class MapTaskRun implements AutoCloseable {
+    public static final int SHUFFLE_ID = 0;
+    public static final long MAP_ID = 7;
+
+    public final TaskInput input;
+    public final Reference reference;
+    private final long heldBytes;
+
+    public MapTaskRun(InputSpec spec, Partitioning partitioning, int partitions, BufferAllocator allocator) {
+        this.input = TaskInput.prepare(spec, partitioning, partitions, SHUFFLE_ID, MAP_ID, allocator, bytes -> {});
+        this.reference = input.reference;
+        this.heldBytes = allocator.getAllocatedMemory();
+    }
+
+    /** Arrow bytes the input and its records hold (writers' memory is measured against this). */
+    public long heldBytes() {
+        return heldBytes;
+    }
+
+    public MapTask task(ShuffleCodec codec) {
+        return input.task(codec);
+    }
+
+    /** The records, with payloads in {@code codec}. */
+    public List<ShuffleRecord> records(ShuffleCodec codec) {
+        return input.records(codec);
+    }
+
+    /** Writes every record with a fresh executor of {@code strategy} and commits. */
+    public MapOutput write(StrategySpec strategy, WriterConfig config, CountedStorage storage,
+                           BufferAllocator allocator) throws Exception {
+        try (ShuffleExecutor executor = strategy.createExecutor(config, storage, allocator)) {
+            return write(executor, config.codec);
+        }
+    }
+
+    public MapOutput write(ShuffleExecutor executor, ShuffleCodec codec) throws Exception {
+        return MapTaskRunner.run(executor, input, codec).output;
+    }
+
+    @Override
+    public void close() {
+        input.close();
+    }
+}

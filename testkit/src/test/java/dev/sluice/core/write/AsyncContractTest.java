@@ -1,0 +1,8 @@
+package dev.sluice.core.write;
+
+/** async's code paths hold to the kit's contract. */
+class AsyncContractTest extends BuiltInContract {
+    AsyncContractTest() {
+        super("async");
+    }
+}
