@@ -177,7 +177,7 @@ public abstract class ShuffleWriterContract {
                     assertTrue(verified.ok(), what + ": " + verified);
                 }
                 checkSparkLayout(output, dir, what);
-                assertEquals(0, storage.filesLeft(), what + ": files created and left outside the output");
+                assertEquals(List.of(), storage.leftBehind(), what + ": files left behind outside the output");
                 output.delete(storage);
             }
             assertNothingLeft(dir, allocator, run, what);
@@ -343,7 +343,7 @@ public abstract class ShuffleWriterContract {
                         variant + ": an aborted writer took another record");
                 assertThrows(IllegalStateException.class, writer::commit, variant + ": an aborted writer committed");
                 writer.close();
-                assertEquals(0, storage.filesLeft(), variant + ": files left behind by an abort");
+                assertEquals(List.of(), storage.leftBehind(), variant + " aborted: files left behind");
             }
             assertNothingLeft(dir, allocator, run, variant + " aborted");
         }
@@ -492,7 +492,7 @@ public abstract class ShuffleWriterContract {
         Exception e = assertThrows(Exception.class, () -> run.write(spec(variant), config, storage, allocator),
                 variant + ": committed despite a failing " + what);
         assertTrue(Causes.of(e).contains("injected fault: " + what), variant + ", " + what + ": " + Causes.of(e));
-        assertEquals(0, storage.filesLeft(), variant + ", failing " + what + ": files left behind");
+        assertEquals(List.of(), storage.leftBehind(), variant + ", failing " + what + ": files left behind");
         assertNothingLeft(dir, allocator, run, variant + ", failing " + what);
     }
 

@@ -6,7 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -106,12 +109,18 @@ public final class CountedStorage {
 
     /** Files this storage created that still exist and belong to no committed output: temp files left behind. */
     public int filesLeft() {
-        int left = 0;
-        for (Path path : live.keySet()) {
-            if (!committed.contains(path) && Files.exists(path)) {
-                left++;
+        return leftBehind().size();
+    }
+
+    /** The files {@link #filesLeft} counts, each with the purpose it was created for, sorted. */
+    public List<String> leftBehind() {
+        List<String> left = new ArrayList<>();
+        for (Map.Entry<Path, FilePurpose> file : live.entrySet()) {
+            if (!committed.contains(file.getKey()) && Files.exists(file.getKey())) {
+                left.add(file.getKey() + " (" + file.getValue() + ")");
             }
         }
+        Collections.sort(left);
         return left;
     }
 
