@@ -97,7 +97,7 @@ public enum ShuffleCodec {
         @Override
         public long pieceBound(long plainBytes) {
             long blocks = (plainBytes + LZ4_BLOCK_SIZE - 1) / LZ4_BLOCK_SIZE;
-            return blocks * (LZ4_BLOCK_HEADER + LZ4_BLOCK_BOUND) + LZ4_BLOCK_HEADER;
+            return blocks * (LZ4_BLOCK_HEADER + Lz4Bound.BLOCK) + LZ4_BLOCK_HEADER;
         }
 
         /**
@@ -119,9 +119,17 @@ public enum ShuffleCodec {
     public static final int LZ4_BLOCK_SIZE = 32 * 1024;
     /** Seed of the XXHash32 checksum in Spark's {@code LZ4CompressionCodec}. */
     public static final int LZ4_BLOCK_CHECKSUM_SEED = 0x9747b28c;
-    /** An LZ4 block stream block: magic, token, two lengths, checksum; and the worst case of one 32 KiB block. */
+    /** An LZ4 block stream block's header: magic, token, two lengths, checksum. */
     private static final long LZ4_BLOCK_HEADER = 21;
-    private static final long LZ4_BLOCK_BOUND = LZ4Factory.fastestInstance().fastCompressor().maxCompressedLength(LZ4_BLOCK_SIZE);
+
+    /**
+     * The worst case of one compressed 32 KiB block, in a class of its own: loading lz4-java's native library when
+     * this enum is first used (to parse a codec name) would print JDK 24+'s restricted-method warning into the output
+     * of commands that only list configurations.
+     */
+    private static final class Lz4Bound {
+        static final long BLOCK = LZ4Factory.fastestInstance().fastCompressor().maxCompressedLength(LZ4_BLOCK_SIZE);
+    }
 
     private final String label;
 
