@@ -579,7 +579,8 @@ public abstract class ShuffleWriterContract {
         Leaks.assertNone(allocator, run.heldBytes(), what);
     }
 
-    static byte[] bytes(ReadableByteChannel channel) throws IOException {
+    /** Everything {@code channel} holds (a partition, as a reader serves it); closes it. */
+    public static byte[] bytes(ReadableByteChannel channel) throws IOException {
         try (channel) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteBuffer buffer = ByteBuffer.allocate(8192);

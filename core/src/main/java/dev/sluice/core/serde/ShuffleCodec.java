@@ -25,37 +25,12 @@ import org.apache.arrow.vector.compression.NoCompressionCodec;
  */
 public enum ShuffleCodec {
     /** Plain stream: pieces pass through. */
-    NONE("none") {
-        @Override
-        public Piece open(WritableByteChannel out) {
-            return new Piece.Plain(out);
-        }
-
-        @Override
-        public long pieceBound(long plainBytes) {
-            return plainBytes;
-        }
-
-        @Override
-        public InputStream unframe(InputStream bytes) {
-            return bytes;
-        }
-    },
+    NONE("none"),
     /**
      * Arrow IPC body compression {@code LZ4_FRAME}: each buffer of a record batch is one LZ4 frame; the stream itself
      * is not framed.
      */
     LZ4_FRAME("lz4-frame") {
-        @Override
-        public Piece open(WritableByteChannel out) {
-            return new Piece.Plain(out);
-        }
-
-        @Override
-        public long pieceBound(long plainBytes) {
-            return plainBytes;
-        }
-
         @Override
         public CompressionCodec bodyCodec(BufferAllocator scratch) {
             return new Lz4FrameCodec(scratch);
@@ -70,11 +45,6 @@ public enum ShuffleCodec {
         @Override
         public long bodyScratchBound(long length) {
             return Long.highestOneBit(Math.max(1, Lz4FrameCodec.maxFrameLength(length)) - 1) << 1;
-        }
-
-        @Override
-        public InputStream unframe(InputStream bytes) {
-            return bytes;
         }
     },
     /**
@@ -141,8 +111,13 @@ public enum ShuffleCodec {
         return label;
     }
 
-    /** Starts one self-contained piece on {@code out}; {@link Piece#finish} completes it (and leaves {@code out} open). */
-    public abstract Piece open(WritableByteChannel out);
+    /**
+     * Starts one self-contained piece on {@code out}; {@link Piece#finish} completes it (and leaves {@code out} open).
+     * Unless the codec frames pieces, bytes pass through.
+     */
+    public Piece open(WritableByteChannel out) {
+        return new Piece.Plain(out);
+    }
 
     /** Whether a piece's bytes change on their way out (so their size is known only once they are written). */
     public boolean framesPieces() {
@@ -150,7 +125,9 @@ public enum ShuffleCodec {
     }
 
     /** The most bytes a piece of {@code plainBytes} takes once framed. */
-    public abstract long pieceBound(long plainBytes);
+    public long pieceBound(long plainBytes) {
+        return plainBytes;
+    }
 
     /**
      * How a record's buffers are compressed inside its message (Arrow IPC body compression); compressed buffers come
@@ -171,7 +148,9 @@ public enum ShuffleCodec {
     }
 
     /** A partition's stream with the framing undone: what a reader parses. Closing it closes {@code bytes}. */
-    public abstract InputStream unframe(InputStream bytes);
+    public InputStream unframe(InputStream bytes) {
+        return bytes;
+    }
 
     public static ShuffleCodec parse(String parameter, String value) {
         for (ShuffleCodec c : values()) {

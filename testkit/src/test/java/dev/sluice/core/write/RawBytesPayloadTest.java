@@ -9,10 +9,9 @@ import dev.sluice.core.partition.ShuffleRecord;
 import dev.sluice.core.serde.BytesFormat;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.testkit.Leaks;
+import dev.sluice.testkit.ShuffleWriterContract;
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
-import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,7 +78,7 @@ class RawBytesPayloadTest {
                                 expected[p].write(format.endOfStream());
                                 want = expected[p].toByteArray();
                             }
-                            assertArrayEquals(want, bytes(reader.open(p)), strategy + ", " + codec.label()
+                            assertArrayEquals(want, ShuffleWriterContract.bytes(reader.open(p)), strategy + ", " + codec.label()
                                     + ", partition " + p);
                         }
                         output.delete(storage);
@@ -87,19 +86,6 @@ class RawBytesPayloadTest {
                 }
                 Leaks.assertNone(allocator, 0, strategy + ", " + codec.label());
             }
-        }
-    }
-
-    private static byte[] bytes(ReadableByteChannel channel) throws Exception {
-        try (channel) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ByteBuffer buffer = ByteBuffer.allocate(8192);
-            while (channel.read(buffer) >= 0) {
-                buffer.flip();
-                out.write(buffer.array(), 0, buffer.limit());
-                buffer.clear();
-            }
-            return out.toByteArray();
         }
     }
 }
