@@ -10,7 +10,7 @@ import java.util.Map;
  * Command-line options of one subcommand: declared with their help text, parsed from {@code --name value},
  * {@code --name=value} or {@code --flag}. Every refusal is an {@link InvalidParameterException} naming the option.
  */
-final class Options {
+public final class Options {
     private static final class Option {
         final String name;
         final String valueName;
@@ -34,23 +34,23 @@ final class Options {
     private final Map<String, Option> declared = new LinkedHashMap<>();
     private final Map<String, String> values = new LinkedHashMap<>();
 
-    Options required(String name, String valueName, String help) {
+    public Options required(String name, String valueName, String help) {
         declared.put(name, new Option(name, valueName, help, null, true));
         return this;
     }
 
-    Options optional(String name, String valueName, String defaultValue, String help) {
+    public Options optional(String name, String valueName, String defaultValue, String help) {
         declared.put(name, new Option(name, valueName, help, defaultValue, false));
         return this;
     }
 
-    Options flag(String name, String help) {
+    public Options flag(String name, String help) {
         declared.put(name, new Option(name, null, help, null, false));
         return this;
     }
 
     /** Parses {@code args}; returns false if {@code --help} was among them. */
-    boolean parse(List<String> args) {
+    public boolean parse(List<String> args) {
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             if (arg.equals("--help") || arg.equals("-h")) {
@@ -101,21 +101,21 @@ final class Options {
         return String.join(", ", all) + ", --help";
     }
 
-    String string(String name) {
+    public String string(String name) {
         String value = values.get(name);
         return value != null ? value : declared.get(name).defaultValue;
     }
 
     /** The value as given on the command line, or null if the option was not given. */
-    String typed(String name) {
+    public String typed(String name) {
         return values.get(name);
     }
 
-    boolean flag(String name) {
+    public boolean flag(String name) {
         return values.containsKey(name);
     }
 
-    int integer(String name) {
+    public int integer(String name) {
         String text = string(name);
         try {
             return Integer.parseInt(text.trim());
@@ -125,7 +125,7 @@ final class Options {
     }
 
     /** Help lines for every option, aligned. */
-    String describe() {
+    public String describe() {
         StringBuilder out = new StringBuilder();
         for (Option o : declared.values()) {
             String left = "  --" + o.name + (o.isFlag() ? "" : " " + o.valueName);

@@ -37,11 +37,21 @@ public final class PartitionedInput implements AutoCloseable {
     }
 
     public static PartitionedInput partition(MapTaskInput input, Partitioner partitioner, BufferAllocator allocator) {
+        return partition(input.batches(), partitioner, allocator);
+    }
+
+    /** The same for any batches of one schema, in order (the network boundary's re-batched inputs); they stay the caller's. */
+    public static PartitionedInput partition(List<VectorSchemaRoot> batches, Partitioner partitioner,
+                                             BufferAllocator allocator) {
         List<Slice> records = new ArrayList<>();
         int n = partitioner.numPartitions();
-        int[] partitionOfRow = new int[input.maxBatchRows()];
+        int maxRows = 0;
+        for (VectorSchemaRoot batch : batches) {
+            maxRows = Math.max(maxRows, batch.getRowCount());
+        }
+        int[] partitionOfRow = new int[maxRows];
         try {
-            for (VectorSchemaRoot batch : input.batches()) {
+            for (VectorSchemaRoot batch : batches) {
                 int rows = batch.getRowCount();
                 partitioner.assign(batch, partitionOfRow);
                 int[] start = new int[n + 1];
@@ -130,6 +140,16 @@ public final class PartitionedInput implements AutoCloseable {
             records.add(new ShuffleRecord(slice.partitionId, format.payload(slice.rows)));
         }
         return Collections.unmodifiableList(records);
+    }
+
+    /** The partition of record {@code i}. */
+    public int partitionOf(int i) {
+        return slices.get(i).partitionId;
+    }
+
+    /** The rows of record {@code i}: a slice this input owns; read it, do not close it. */
+    public VectorSchemaRoot rowsOf(int i) {
+        return slices.get(i).rows;
     }
 
     /** Number of records. */
