@@ -16,13 +16,6 @@ import socket
 import struct
 import sys
 
-try:
-    import pyarrow as pa
-    import pyarrow.ipc as ipc
-except ImportError:
-    print("pyarrow-receive: pyarrow is not installed (pip install pyarrow)", file=sys.stderr)
-    sys.exit(2)
-
 MAP_OUTPUT_OPEN, STREAM_OPEN, BATCH, STREAM_END, MAP_OUTPUT_END, ACK = range(6)
 
 
@@ -43,6 +36,13 @@ def main():
     parser.add_argument("--partition", type=int, default=None, help="also print this partition's schema and rows")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the sender (default 60)")
     args = parser.parse_args()
+    global pa, ipc
+    try:
+        import pyarrow as pa
+        import pyarrow.ipc as ipc
+    except ImportError:
+        print("pyarrow-receive: pyarrow is not installed (pip install pyarrow)", file=sys.stderr)
+        sys.exit(2)
 
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.bind(("127.0.0.1", args.port))

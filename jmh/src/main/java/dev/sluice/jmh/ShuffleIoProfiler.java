@@ -45,11 +45,16 @@ public final class ShuffleIoProfiler implements InternalProfiler {
     @Override
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
         IterationRecord.take();
+        NetworkRecord.take();
     }
 
     @Override
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
+        NetworkRecord network = NetworkRecord.take();
+        if (network != null) {
+            return network(network);
+        }
         IterationRecord r = IterationRecord.take();
         if (r == null || r.tasks <= 0) {
             return Collections.emptyList();
@@ -95,6 +100,36 @@ public final class ShuffleIoProfiler implements InternalProfiler {
             out.add(avg("gate.dirtyBytesAtStart", r.gate.after, "B"));
             out.add(avg("gate.waitMillis", r.gate.waitedNanos / 1e6, "ms"));
             out.add(new ScalarResult("gate.unsettled", r.gate.settled ? 0 : 1, "iterations", AggregationPolicy.SUM));
+        }
+        return out;
+    }
+
+    /** A network boundary iteration's figures: what the sender sent and copied, what the receiver got. */
+    private static List<Result> network(NetworkRecord r) {
+        List<Result> out = new ArrayList<>();
+        double wireMiB = (double) r.sent.wireBytes / Bytes.MiB;
+        out.add(avg("net.inputBytes", r.inputBytes, "B"));
+        out.add(avg("net.messages", r.sent.messages, "messages"));
+        out.add(avg("net.wireBytes", r.sent.wireBytes, "B"));
+        out.add(avg("net.meanMessageBytes", r.sent.messages == 0 ? 0 : (double) r.sent.wireBytes / r.sent.messages,
+                "B"));
+        out.add(avg("net.bytesCopied", r.sent.bytesCopied(), "B"));
+        out.add(avg("net.coalescedBytes", r.sent.coalescedBytes, "B"));
+        out.add(avg("net.serializedBytes", r.sent.serializedBytes, "B"));
+        out.add(avg("net.batchesReceived", r.batchesReceived, "batches"));
+        out.add(avg("net.meanBatchRows", r.batchesReceived == 0 ? 0 : (double) r.rowsReceived / r.batchesReceived,
+                "rows"));
+        out.add(avg("net.sendMillis", r.sendNanos / 1e6, "ms"));
+        out.add(avg("query.readMillis", r.readNanos / 1e6, "ms"));
+        out.add(avg("query.totalMillis", (r.sendNanos + r.readNanos) / 1e6, "ms"));
+        if (r.proc.isPresent()) {
+            ProcSelfIo d = r.proc.get();
+            out.add(avg("proc.syscw", d.syscw, "calls"));
+            out.add(avg("proc.syscwPerMiB", wireMiB == 0 ? 0 : d.syscw / wireMiB, "calls/MiB"));
+            out.add(avg("proc.syscr", d.syscr, "calls"));
+            out.add(avg("proc.wchar", d.wchar, "B"));
+        } else {
+            out.add(avg("proc.available", 0, "bool"));
         }
         return out;
     }

@@ -23,7 +23,8 @@ import org.openjdk.jmh.results.ScalarResult;
  * counts, not for timing: strace slows every call down.
  */
 public final class StraceProfiler implements ExternalProfiler {
-    static final List<String> SYSCALLS = List.of("write", "pwrite64", "writev", "pwritev", "openat", "unlink",
+    static final List<String> SYSCALLS = List.of("write", "pwrite64", "writev", "pwritev", "sendto", "sendmsg",
+            "openat", "unlink",
             "unlinkat", "rename", "renameat", "renameat2", "fsync", "fdatasync", "sendfile", "copy_file_range");
 
     private final Path output;
