@@ -36,6 +36,8 @@ public final class NetworkReceiver implements AutoCloseable {
     /** Complete map outputs and failures, in the order they happened; each taken once. */
     private final BlockingQueue<Object> arrived = new LinkedBlockingQueue<>();
     private volatile boolean closing;
+    /** Map outputs begun and not yet complete or failed, over all connections. */
+    private final java.util.concurrent.atomic.AtomicInteger inProgress = new java.util.concurrent.atomic.AtomicInteger();
 
     private NetworkReceiver(EventLoop eventLoop, Channel server, ChannelGroup connections) {
         this.eventLoop = eventLoop;
@@ -99,6 +101,11 @@ public final class NetworkReceiver implements AutoCloseable {
         return (ReceivedMapOutput) next;
     }
 
+    /** Map outputs whose first frame arrived and whose end or failure did not yet: for tests that cut one off. */
+    int inProgress() {
+        return inProgress.get();
+    }
+
     /** Closes every accepted connection, as a reduce task that dies would: the senders see the connection close. */
     public void dropConnections() {
         connections.close().awaitUninterruptibly(SHUTDOWN.toMillis());
@@ -147,6 +154,7 @@ public final class NetworkReceiver implements AutoCloseable {
                         throw new IllegalStateException("a map output of " + partitions + " partitions");
                     }
                     current = new ReceivedMapOutput(partitions);
+                    inProgress.incrementAndGet();
                     current.frame(bytesOnWire);
                     return;
                 }
@@ -162,6 +170,7 @@ public final class NetworkReceiver implements AutoCloseable {
                     }
                     arrived.add(current);
                     current = null;
+                    inProgress.decrementAndGet();
                     outputs++;
                     ctx.writeAndFlush(Frame.header(ctx.alloc(), Frame.Kind.ACK, Frame.NO_PARTITION, 0, 0));
                     return;
@@ -197,6 +206,7 @@ public final class NetworkReceiver implements AutoCloseable {
             if (current != null) {
                 current.close();
                 current = null;
+                inProgress.decrementAndGet();
             }
             arrived.add(failure);
         }

@@ -63,6 +63,15 @@ class NetworkFailureTest {
         return half;
     }
 
+    /** Waits until the receiver has begun the map output, so that cutting the connection cuts it in its middle. */
+    private static void awaitInProgress(NetworkReceiver receiver) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (receiver.inProgress() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(1, receiver.inProgress(), "the map output's first frames never arrived");
+    }
+
     @Test
     void theReceiverClosingMidStreamFailsTheSenderAndTheReceiverWithTheCause() throws Exception {
         try (NetworkReceiver receiver = NetworkReceiver.start(NetworkTransport.best());
@@ -70,6 +79,8 @@ class NetworkFailureTest {
                      NetworkSender.DEFAULT_FLUSH_BYTES, Duration.ofSeconds(5))) {
             NetworkMapOutput out = sender.open(format, SHAPE.partitions);
             int next = writeHalf(out);
+            sender.flush();
+            awaitInProgress(receiver);
             receiver.dropConnections();
             IOException received = assertThrows(IOException.class, () -> receiver.take(WAIT));
             assertTrue(received.getMessage().contains("closed in the middle of map output 1"), received.getMessage());
@@ -93,6 +104,8 @@ class NetworkFailureTest {
             try (NetworkSender sender = NetworkSender.connect(NetworkTransport.best(), receiver.address())) {
                 out = sender.open(format, SHAPE.partitions);
                 writeHalf(out);
+                sender.flush();
+                awaitInProgress(receiver);
             }
             IOException received = assertThrows(IOException.class, () -> receiver.take(WAIT));
             assertTrue(received.getMessage().contains("closed in the middle of map output 1")
