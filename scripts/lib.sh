@@ -24,6 +24,17 @@ find_java() {
   fi
 }
 
+# The flags a command-line JVM needs, in the array java_flags: Arrow needs java.nio opened to it; from JDK 24 on,
+# Arrow's and Netty's use of sun.misc.Unsafe must be allowed. Call after find_java.
+set_java_flags() {
+  java_flags=(--add-opens=java.base/java.nio=ALL-UNNAMED)
+  local feature
+  feature="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
+  if [[ "${feature%%.*}" -ge 24 ]]; then
+    java_flags+=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
+  fi
+}
+
 # Fails unless the benchmarks jar exists, saying how to build it.
 require_jar() {
   if [[ ! -f "$jar" ]]; then

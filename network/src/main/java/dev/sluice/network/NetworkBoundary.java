@@ -73,6 +73,12 @@ public final class NetworkBoundary implements AutoCloseable {
 
     /** Sends the input as one map output, in the mode; returns once the receiver acknowledged all of it. */
     public Sent send() throws IOException {
+        return send(sender, input, mode, shape, format, allocator);
+    }
+
+    /** Sends {@code input} as one map output over {@code sender}, in {@code mode}, and waits for the receiver's ACK. */
+    public static Sent send(NetworkSender sender, BoundaryInput input, BoundaryMode mode, BoundaryShape shape,
+                            ArrowIpcFormat format, BufferAllocator allocator) throws IOException {
         BoundaryMode.SendCounters counters = new BoundaryMode.SendCounters();
         try (NetworkMapOutput out = sender.open(format, shape.partitions)) {
             mode.send(input.slices, format, out, shape, allocator, counters);

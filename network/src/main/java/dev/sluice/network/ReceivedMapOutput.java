@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
@@ -93,7 +94,7 @@ public final class ReceivedMapOutput implements PartitionReader {
             throw new IOException("the received map output is closed");
         }
         ByteBuf stream = streams[partition];
-        return Channels.newChannel(new ByteBufInputStream(stream == null ? io.netty.buffer.Unpooled.EMPTY_BUFFER
+        return Channels.newChannel(new ByteBufInputStream(stream == null ? Unpooled.EMPTY_BUFFER
                 : stream.duplicate()));
     }
 
@@ -109,20 +110,12 @@ public final class ReceivedMapOutput implements PartitionReader {
 
     /** Record batch messages received, over all partitions. */
     public long batches() {
-        long total = 0;
-        for (long b : batches) {
-            total += b;
-        }
-        return total;
+        return java.util.Arrays.stream(batches).sum();
     }
 
     /** Rows of those batches, as their frames declared them (the verifier counts the rows it decodes). */
     public long rows() {
-        long total = 0;
-        for (long r : rows) {
-            total += r;
-        }
-        return total;
+        return java.util.Arrays.stream(rows).sum();
     }
 
     public long batches(int partition) {

@@ -74,15 +74,9 @@ public final class SendCommand {
                  BoundaryInput input = BoundaryInput.prepare(spec, shape, mode, allocator);
                  NetworkSender sender = NetworkSender.connect(transport,
                          new InetSocketAddress(InetAddress.getLoopbackAddress(), port))) {
-                ArrowIpcFormat format = new ArrowIpcFormat(input.schema, codec);
-                BoundaryMode.SendCounters counters = new BoundaryMode.SendCounters();
                 long start = System.nanoTime();
-                NetworkBoundary.Sent sent;
-                try (NetworkMapOutput map = sender.open(format, shape.partitions)) {
-                    mode.send(input.slices, format, map, shape, allocator, counters);
-                    map.commit();
-                    sent = new NetworkBoundary.Sent(map, counters);
-                }
+                NetworkBoundary.Sent sent = NetworkBoundary.send(sender, input, mode, shape,
+                        new ArrowIpcFormat(input.schema, codec), allocator);
                 long nanos = System.nanoTime() - start;
                 out.printf(Locale.ROOT, "{\"mode\":\"%s\",\"partitions\":%d,\"inputBatches\":%d,\"batchRows\":%d,"
                                 + "\"rows\":%d,\"fingerprint\":\"%s\",\"codec\":\"%s\",\"transport\":\"%s\","

@@ -59,10 +59,8 @@ class PyarrowReadsTheWireTest {
             int port = Integer.parseInt(listening.substring("listening on ".length()).trim());
             ArrowIpcFormat format = new ArrowIpcFormat(input.schema, codec);
             try (NetworkSender sender = NetworkSender.connect(NetworkTransport.best(),
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-                 NetworkMapOutput out = sender.open(format, shape.partitions)) {
-                BoundaryMode.COALESCE.send(input.slices, format, out, shape, allocator, new BoundaryMode.SendCounters());
-                out.commit();
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), port))) {
+                NetworkBoundary.send(sender, input, BoundaryMode.COALESCE, shape, format, allocator);
             }
             String json = lines.readLine();
             assertTrue(receiver.waitFor(30, TimeUnit.SECONDS), "pyarrow-receive did not end");
