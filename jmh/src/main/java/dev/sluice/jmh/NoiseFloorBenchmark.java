@@ -2,6 +2,7 @@ package dev.sluice.jmh;
 
 import dev.sluice.core.run.Workload;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.write.OwnedThreads;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -64,12 +64,7 @@ public class NoiseFloorBenchmark extends RunSettings {
                 sources.add(source.flip());
                 targets.add(ByteBuffer.allocateDirect(bound));
             }
-            AtomicInteger count = new AtomicInteger();
-            threads = Executors.newFixedThreadPool(tasks, r -> {
-                Thread thread = new Thread(r, "sluice-noise-" + count.getAndIncrement());
-                thread.setDaemon(true);
-                return thread;
-            });
+            threads = Executors.newFixedThreadPool(tasks, new OwnedThreads("sluice-noise"));
         }
 
         /** One thread's work: compressed bytes, returned so that nothing is optimized away. */

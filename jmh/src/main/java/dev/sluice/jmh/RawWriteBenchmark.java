@@ -11,6 +11,7 @@ import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.run.Workload;
 import dev.sluice.core.serde.StreamFormat;
+import dev.sluice.core.write.OwnedThreads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
@@ -24,7 +25,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -97,12 +97,7 @@ public class RawWriteBenchmark extends RunSettings {
                 chunk.putLong(random.nextLong());
             }
             storage = new CountedStorage();
-            AtomicInteger count = new AtomicInteger();
-            threads = Executors.newFixedThreadPool(tasks, r -> {
-                Thread t = new Thread(r, "sluice-raw-" + count.getAndIncrement());
-                t.setDaemon(true);
-                return t;
-            });
+            threads = Executors.newFixedThreadPool(tasks, new OwnedThreads("sluice-raw"));
         }
 
         /**

@@ -5,6 +5,7 @@ import dev.sluice.core.io.IoSnapshot;
 import dev.sluice.core.io.ProcSelfIo;
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.write.OwnedThreads;
 import dev.sluice.core.write.ShuffleExecutor;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The seed's mapper stage: N map tasks written at once on one executor, each on a task thread of its own, as an
@@ -29,6 +29,7 @@ public final class Wave implements AutoCloseable {
     static final long TIMEOUT_MINUTES = 30;
 
     private final int tasks;
+    private final OwnedThreads taskThreads = new OwnedThreads("sluice-task");
     private final ExecutorService threads;
 
     public Wave(int tasks) {
@@ -36,12 +37,7 @@ public final class Wave implements AutoCloseable {
             throw new IllegalArgumentException("a wave needs at least one task, not " + tasks);
         }
         this.tasks = tasks;
-        AtomicInteger count = new AtomicInteger();
-        this.threads = Executors.newFixedThreadPool(tasks, r -> {
-            Thread t = new Thread(r, "sluice-task-" + count.getAndIncrement());
-            t.setDaemon(true);
-            return t;
-        });
+        this.threads = Executors.newFixedThreadPool(tasks, taskThreads);
     }
 
     /**
@@ -126,6 +122,7 @@ public final class Wave implements AutoCloseable {
             if (!threads.awaitTermination(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("task threads did not stop within 60 s");
             }
+            taskThreads.join(TimeUnit.SECONDS.toMillis(60));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -2,6 +2,7 @@ package dev.sluice.core.run;
 
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.partition.Partitioning;
+import dev.sluice.core.write.OwnedThreads;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -42,11 +43,8 @@ public final class WaveInput implements AutoCloseable {
             throw new IllegalArgumentException("a wave needs at least one task, not " + tasks);
         }
         int threads = preparingThreads(tasks);
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "sluice-input");
-            t.setDaemon(true);
-            return t;
-        });
+        OwnedThreads inputThreads = new OwnedThreads("sluice-input");
+        ExecutorService pool = Executors.newFixedThreadPool(threads, inputThreads);
         List<Future<TaskInput>> futures = new ArrayList<>();
         List<TaskInput> made = new ArrayList<>();
         Throwable failure = null;
@@ -70,7 +68,9 @@ public final class WaveInput implements AutoCloseable {
         } finally {
             pool.shutdownNow();
             try {
-                pool.awaitTermination(60, TimeUnit.SECONDS);
+                if (pool.awaitTermination(60, TimeUnit.SECONDS)) {
+                    inputThreads.join(TimeUnit.SECONDS.toMillis(60));
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -1,13 +1,11 @@
 package dev.sluice.core.write;
 
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A fixed pool of named daemon threads with a bounded backlog: {@link #submit} waits (interruptibly) while the
@@ -20,21 +18,16 @@ public final class BoundedPool implements AutoCloseable {
     private final String name;
     private final ThreadPoolExecutor executor;
     private final Semaphore admission;
-    private final List<Thread> started = new CopyOnWriteArrayList<>();
+    private final OwnedThreads threads;
 
     public BoundedPool(String name, int threads, int backlog) {
         this.name = name;
-        AtomicInteger count = new AtomicInteger();
+        this.threads = new OwnedThreads(name);
         // A finished task gives its permit back before its thread takes the next one from the queue, so the queue
         // must hold every admitted task, not only the backlog.
         this.admission = new Semaphore(threads + backlog);
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(backlog + threads), r -> {
-                    Thread t = new Thread(r, name + "-" + count.getAndIncrement());
-                    t.setDaemon(true);
-                    started.add(t);
-                    return t;
-                });
+                new LinkedBlockingQueue<>(backlog + threads), this.threads);
     }
 
     /** Runs {@code task} on the pool, waiting for room in the backlog. */
@@ -83,13 +76,7 @@ public final class BoundedPool implements AutoCloseable {
                     throw new IllegalStateException(name + " threads did not stop; " + never.size() + " tasks never ran");
                 }
             }
-            // A terminated pool's last threads may still be exiting: wait until they are gone.
-            for (Thread t : started) {
-                t.join(TimeUnit.SECONDS.toMillis(STOP_TIMEOUT_SECONDS));
-                if (t.isAlive()) {
-                    throw new IllegalStateException(t.getName() + " did not stop");
-                }
-            }
+            threads.join(TimeUnit.SECONDS.toMillis(STOP_TIMEOUT_SECONDS));
         } catch (InterruptedException e) {
             interrupted = true;
             executor.shutdownNow();
