@@ -6,13 +6,18 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 
-/** Counts the bytes that pass to a channel it does not own. */
-final class Counting implements WritableByteChannel {
+/** Counts the bytes that pass to a channel it does not own: what a payload's {@code writeTo} returns. */
+public final class Counting implements WritableByteChannel {
     private final WritableByteChannel out;
     long bytes;
 
-    Counting(WritableByteChannel out) {
+    public Counting(WritableByteChannel out) {
         this.out = out;
+    }
+
+    /** Bytes written so far. */
+    public long bytes() {
+        return bytes;
     }
 
     /** {@code plain} framed as one piece of {@code codec}. */

@@ -8,7 +8,7 @@ public final class VerificationResult {
     private final long rowsRead;
     private final String firstMismatch;
 
-    VerificationResult(int partitionsChecked, long rowsRead, String firstMismatch) {
+    public VerificationResult(int partitionsChecked, long rowsRead, String firstMismatch) {
         this.partitionsChecked = partitionsChecked;
         this.rowsRead = rowsRead;
         this.firstMismatch = firstMismatch;

@@ -1,0 +1,77 @@
+package dev.sluice.gpu;
+
+import dev.sluice.core.output.MapOutput;
+import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.write.MapTask;
+import dev.sluice.core.write.ShuffleExecutor;
+import dev.sluice.core.write.ShuffleWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A GPU map task's shuffle write, batch by batch as spark-rapids runs it: the batch is partitioned and copied to the
+ * host, each non-empty partition's slice goes to the strategy as a {@link JCudfPayload} record, and after the last
+ * batch the map output is committed. The host copies stay until the writer is closed, since a strategy may serialize
+ * records on its own threads until then. Timed from the writer's creation to the commit's return, as the CPU path is
+ * ({@code MapTaskRunner}).
+ */
+public final class GpuMapTask {
+    private GpuMapTask() {}
+
+    /** Makes batch {@code b}'s partitions on the host: on the device, or emulated on the host. */
+    @FunctionalInterface
+    public interface Batches {
+        HostPartitions partition(int batch) throws Exception;
+    }
+
+    /** Writes {@code batches} batches from {@code source} as map task {@code task}, whose format is JCudf's. */
+    public static Result run(ShuffleExecutor executor, MapTask task, int batches, Batches source) throws Exception {
+        if (!(task.format instanceof JCudfFormat)) {
+            throw new IllegalArgumentException("a GPU map task writes JCudfSerialization records, not "
+                    + task.format.getClass().getSimpleName() + "'s");
+        }
+        JCudfFormat format = (JCudfFormat) task.format;
+        List<HostPartitions> held = new ArrayList<>();
+        long records = 0;
+        long rows = 0;
+        long serializedBytes = 0;
+        MapOutput output;
+        long start = System.nanoTime();
+        try {
+            try (ShuffleWriter writer = executor.createMapOutputWriter(task)) {
+                for (int b = 0; b < batches; b++) {
+                    HostPartitions partitions = source.partition(b);
+                    held.add(partitions);
+                    for (ShuffleRecord record : partitions.records(format)) {
+                        writer.write(record);
+                        records++;
+                        rows += record.rows();
+                        serializedBytes += record.bytes();
+                    }
+                }
+                output = writer.commit();
+            }
+        } finally {
+            CudfColumns.closeAll(held.toArray(new AutoCloseable[0]));
+        }
+        return new Result(output, System.nanoTime() - start, records, rows, serializedBytes);
+    }
+
+    /** One GPU map task written and committed. */
+    public static final class Result {
+        public final MapOutput output;
+        public final long nanos;
+        public final long records;
+        public final long rows;
+        /** JCudfSerialization bytes before compression, summed over records. */
+        public final long serializedBytes;
+
+        Result(MapOutput output, long nanos, long records, long rows, long serializedBytes) {
+            this.output = output;
+            this.nanos = nanos;
+            this.records = records;
+            this.rows = rows;
+            this.serializedBytes = serializedBytes;
+        }
+    }
+}

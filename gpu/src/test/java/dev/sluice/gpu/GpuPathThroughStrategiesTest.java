@@ -1,0 +1,128 @@
+package dev.sluice.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.core.InvalidParameterException;
+import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.IoFaults;
+import dev.sluice.core.input.MapTaskInput;
+import dev.sluice.core.output.PartitionReader;
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.verify.VerificationResult;
+import dev.sluice.core.write.MapTask;
+import dev.sluice.core.write.Presets;
+import dev.sluice.core.write.ShuffleExecutor;
+import dev.sluice.core.write.StrategySpec;
+import dev.sluice.core.write.WriterConfig;
+import dev.sluice.testkit.Leaks;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The GPU path's records (JCudfSerialization slices of a partitioned batch's host columns) go through every strategy
+ * and the same map output as the CPU path's, and every partition reads back with the rows it must hold. The device's
+ * partition and copy are made on the host here ({@link HostPartitions#onHost}); the device tests run the real ones.
+ */
+class GpuPathThroughStrategiesTest {
+    static Stream<String> strategies() {
+        return Stream.of("per-batch", "buffered", "async", Presets.CONSOLIDATED_BEST, "ideal",
+                "buffered:initialPartial=64k:merger=blocking", "async:initialPartial=64k:skipMerge=true");
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
+    void everyStrategyWritesTheGpuRecordsAndEveryPartitionHoldsItsRows(String strategy, @TempDir Path dir)
+            throws Exception {
+        try (BufferAllocator allocator = new RootAllocator();
+             MapTaskInput input = CudfColumnsTest.input(allocator, 3)) {
+            long held = allocator.getAllocatedMemory();
+            for (GpuPartitioning partitioning : GpuPartitioning.values()) {
+                for (int partitions : new int[] {1, 7, 200}) {
+                    for (ShuffleCodec codec : JCudfFormat.CODECS) {
+                        String what = strategy + ", " + partitioning.label() + ", " + partitions + " partitions, "
+                                + codec.label();
+                        HostMemory memory = HostMemory.pageable();
+                        VerificationResult result = writeAndVerify(StrategySpec.parse("strategy", strategy), input,
+                                partitioning, partitions, codec, memory, new CountedStorage(), allocator,
+                                dir.resolve(partitioning.label() + partitions + codec.label()));
+                        assertTrue(result.ok(), what + ": " + result);
+                        assertEquals(input.rows(), result.rowsRead(), what);
+                        assertEquals(0, memory.openBuffers(), what + ": host buffers left open");
+                    }
+                }
+            }
+            Leaks.assertNone(allocator, held, strategy);
+        }
+    }
+
+    @Test
+    void aFailedCommitLeavesNoFileAndNoHostBuffer(@TempDir Path dir) throws Exception {
+        try (BufferAllocator allocator = new RootAllocator();
+             MapTaskInput input = CudfColumnsTest.input(allocator, 2)) {
+            long held = allocator.getAllocatedMemory();
+            for (String strategy : List.of("per-batch", "buffered", "async")) {
+                HostMemory memory = HostMemory.pageable();
+                CountedStorage storage = new CountedStorage(IoFaults.failingRename(1));
+                Path out = dir.resolve(strategy);
+                Exception e = assertThrows(Exception.class, () -> writeAndVerify(StrategySpec.parse("strategy",
+                        strategy), input, GpuPartitioning.HASH, 200, ShuffleCodec.LZ4_BLOCK, memory, storage,
+                        allocator, out));
+                assertTrue(String.valueOf(e).contains("injected fault")
+                        || String.valueOf(e.getCause()).contains("injected fault"), String.valueOf(e));
+                assertEquals(0, storage.filesLeft(), strategy + ": files left");
+                try (Stream<Path> left = Files.list(out)) {
+                    assertEquals(List.of(), left.toList(), strategy);
+                }
+                assertEquals(0, memory.openBuffers(), strategy + ": host buffers left open");
+            }
+            Leaks.assertNone(allocator, held, "failed GPU map tasks");
+        }
+    }
+
+    @Test
+    void lz4FrameIsRefusedForJCudfRecordsNamingTheCodec() {
+        InvalidParameterException e = assertThrows(InvalidParameterException.class,
+                () -> new JCudfFormat(ShuffleCodec.LZ4_FRAME));
+        assertTrue(e.getMessage().contains("codec") && e.getMessage().contains("lz4-frame")
+                && e.getMessage().contains("none or lz4-block"), e.getMessage());
+    }
+
+    /** One emulated GPU map task through {@code spec}, verified and deleted; returns the verification. */
+    static VerificationResult writeAndVerify(StrategySpec spec, MapTaskInput input, GpuPartitioning partitioning,
+                                             int partitions, ShuffleCodec codec, HostMemory memory,
+                                             CountedStorage storage, BufferAllocator allocator, Path dir)
+            throws Exception {
+        Files.createDirectories(dir);
+        long mapId = 3;
+        int start = partitioning.startPartition(mapId, partitions);
+        RowMultisets expected = RowMultisets.expected(input.batches(), partitioning, partitions, start);
+        WriterConfig config = WriterConfig.builder().partitions(partitions).threads(2).codec(codec).outputDir(dir)
+                .build();
+        if (spec.problem(config) != null) {
+            // Skip-merge needs a memory limit (as upstream needs its off-heap limit): one far above these inputs.
+            config = WriterConfig.builder().partitions(partitions).threads(2).codec(codec).outputDir(dir)
+                    .memoryLimit(256L << 20).build();
+        }
+        try (ShuffleExecutor executor = spec.createExecutor(config, storage, allocator)) {
+            GpuMapTask.Result result = GpuMapTask.run(executor, new MapTask(0, mapId, new JCudfFormat(codec)),
+                    input.batches().size(), b -> HostPartitions.onHost(input.batches().get(b), partitioning,
+                            partitions, start, memory, allocator));
+            assertEquals(input.rows(), result.rows);
+            try (var output = result.output; PartitionReader reader = output.openReader(storage)) {
+                VerificationResult verified = JCudfVerifier.verify(reader, expected, input.schema(), codec, allocator);
+                output.delete(storage);
+                return verified;
+            }
+        }
+    }
+}
