@@ -3,7 +3,6 @@ package dev.sluice.gpu;
 import ai.rapids.cudf.DType;
 import ai.rapids.cudf.HostColumnVector;
 import ai.rapids.cudf.HostColumnVectorCore;
-import ai.rapids.cudf.HostMemoryAllocator;
 import ai.rapids.cudf.HostMemoryBuffer;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -62,7 +61,7 @@ public final class CudfColumns {
      * Host columns holding exactly {@code batch}'s rows, in buffers of {@code memory} (pinned or pageable); the
      * caller closes them.
      */
-    public static HostColumnVector[] toHost(VectorSchemaRoot batch, HostMemoryAllocator memory) {
+    public static HostColumnVector[] toHost(VectorSchemaRoot batch, HostMemory memory) {
         List<FieldVector> vectors = batch.getFieldVectors();
         HostColumnVector[] columns = new HostColumnVector[vectors.size()];
         try {
@@ -76,7 +75,7 @@ public final class CudfColumns {
         }
     }
 
-    private static HostColumnVector toHost(FieldVector vector, int rows, HostMemoryAllocator memory) {
+    private static HostColumnVector toHost(FieldVector vector, int rows, HostMemory memory) {
         DType type = dtypeOf(vector.getField());
         int nulls = vector.getNullCount();
         List<HostMemoryBuffer> owned = new ArrayList<>(3);

@@ -25,6 +25,9 @@ public final class Device {
                 return Optional.of("no usable GPU: cuDF's Cuda.isEnvCompatibleForTesting() is false (no device, or "
                         + "a driver older than the cudf jar's CUDA needs)");
             }
+        } catch (NoClassDefFoundError e) {
+            return Optional.of("cudf-java is not on the class path (" + e.getMessage() + "); docs/gpu.md says how to "
+                    + "run with it");
         } catch (LinkageError e) {
             return Optional.of("cuDF's native library did not load: " + e);
         }

@@ -3,6 +3,7 @@ package dev.sluice.gpu;
 import ai.rapids.cudf.ColumnVector;
 import ai.rapids.cudf.Cuda;
 import ai.rapids.cudf.HostColumnVector;
+import ai.rapids.cudf.HostMemoryAllocator;
 import ai.rapids.cudf.PartitionedTable;
 import ai.rapids.cudf.Table;
 import dev.sluice.core.input.SchemaSpec;
@@ -85,7 +86,7 @@ public final class DeviceInput implements AutoCloseable {
                                           int startPartition, HostMemory memory, DeviceTimes times) {
         Table table = tables.get(batch);
         long start = System.nanoTime();
-        try (PartitionedTable partitioned = partitioning.partition(table, keyColumn, numPartitions, startPartition)) {
+        try (PartitionedTable partitioned = partitioning.onDevice().partition(table, keyColumn, numPartitions, startPartition)) {
             Cuda.DEFAULT_STREAM.sync();
             long partitionedAt = System.nanoTime();
             int columns = (int) partitioned.getNumberOfColumns();
@@ -98,9 +99,10 @@ public final class DeviceInput implements AutoCloseable {
                     column.getNullCount();
                     bytes += column.getDeviceMemorySize();
                 }
+                HostMemoryAllocator allocator = memory.allocator();
                 long copyStart = System.nanoTime();
                 for (int c = 0; c < columns; c++) {
-                    host[c] = partitioned.getColumn(c).copyToHostAsync(Cuda.DEFAULT_STREAM, memory);
+                    host[c] = partitioned.getColumn(c).copyToHostAsync(Cuda.DEFAULT_STREAM, allocator);
                 }
                 Cuda.DEFAULT_STREAM.sync();
                 long copied = System.nanoTime();

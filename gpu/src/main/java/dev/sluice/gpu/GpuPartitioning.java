@@ -1,8 +1,5 @@
 package dev.sluice.gpu;
 
-import ai.rapids.cudf.ColumnVector;
-import ai.rapids.cudf.PartitionedTable;
-import ai.rapids.cudf.Table;
 import dev.sluice.core.InvalidParameterException;
 import dev.sluice.core.input.SchemaSpec;
 import dev.sluice.core.partition.SparkMurmur3;
@@ -23,10 +20,8 @@ public enum GpuPartitioning {
      */
     HASH {
         @Override
-        PartitionedTable partition(Table batch, int keyColumn, int numPartitions, int startPartition) {
-            try (ColumnVector ids = DeviceWords.partitionIds(batch.getColumn(keyColumn), numPartitions)) {
-                return batch.partition(ids, numPartitions);
-            }
+        DevicePartitioner onDevice() {
+            return DevicePartitioner.HASH;
         }
 
         @Override
@@ -45,8 +40,8 @@ public enum GpuPartitioning {
      */
     ROUNDROBIN {
         @Override
-        PartitionedTable partition(Table batch, int keyColumn, int numPartitions, int startPartition) {
-            return batch.roundRobinPartition(numPartitions, startPartition);
+        DevicePartitioner onDevice() {
+            return DevicePartitioner.ROUND_ROBIN;
         }
 
         @Override
@@ -64,8 +59,11 @@ public enum GpuPartitioning {
         }
     };
 
-    /** The batch's rows grouped by partition on the device; {@code keyColumn} is the key's index (hash only). */
-    abstract PartitionedTable partition(Table batch, int keyColumn, int numPartitions, int startPartition);
+    /**
+     * What partitions on the device. Kept behind an interface so that this enum loads without cudf-java on the class
+     * path (the CPU side of the GPU benchmark uses it there).
+     */
+    abstract DevicePartitioner onDevice();
 
     /** The partition of each row of {@code batch} into {@code out[0..rows)}, as the device assigns them. */
     public abstract void assign(VectorSchemaRoot batch, int numPartitions, int startPartition, int[] out);

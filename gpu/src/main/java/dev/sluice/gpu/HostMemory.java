@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * a "pinned" run was pinned. Pageable memory is {@code HostMemoryBuffer.allocate(n, false)}. Every buffer handed out
  * is watched until its last reference closes, so a test can tell that none is left.
  */
-public final class HostMemory implements HostMemoryAllocator {
+public final class HostMemory {
     private final boolean pinned;
     private final AtomicLong buffers = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
@@ -42,13 +42,25 @@ public final class HostMemory implements HostMemoryAllocator {
         return pinned;
     }
 
-    @Override
-    public HostMemoryBuffer allocate(long size, boolean preferPinned) {
-        return allocate(size);
+    /**
+     * cuDF's view of this memory, for {@code copyToHostAsync} and host columns. A view rather than this class itself,
+     * so that this class loads without cudf-java on the class path (the GPU benchmark's states are made by reflection).
+     */
+    public HostMemoryAllocator allocator() {
+        return new HostMemoryAllocator() {
+            @Override
+            public HostMemoryBuffer allocate(long size, boolean preferPinned) {
+                return HostMemory.this.allocate(size);
+            }
+
+            @Override
+            public HostMemoryBuffer allocate(long size) {
+                return HostMemory.this.allocate(size);
+            }
+        };
     }
 
-    @Override
-    public HostMemoryBuffer allocate(long size) {
+    HostMemoryBuffer allocate(long size) {
         HostMemoryBuffer buffer = pinned ? PinnedMemoryPool.tryAllocate(size) : null;
         boolean wasPinned = buffer != null;
         if (buffer == null) {

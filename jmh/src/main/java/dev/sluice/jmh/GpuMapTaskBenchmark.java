@@ -1,0 +1,51 @@
+package dev.sluice.jmh;
+
+import dev.sluice.core.output.MapOutput;
+import dev.sluice.core.partition.PartitionedInput;
+import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.serde.ArrowIpcFormat;
+import dev.sluice.core.write.MapTask;
+import dev.sluice.core.write.ShuffleWriter;
+import dev.sluice.gpu.DeviceInput;
+import dev.sluice.gpu.DeviceTimes;
+import dev.sluice.gpu.GpuMapTask;
+import org.openjdk.jmh.annotations.Benchmark;
+
+/**
+ * The seed's map task as the RAPIDS Accelerator runs it, against the CPU path on the same rows. {@code gpuMapTask}:
+ * each batch (already on the device) partitioned there, copied to host once into pinned or pageable memory, each
+ * partition's slice serialized with JCudfSerialization and compressed by the strategy, committed as one map output.
+ * {@code cpuMapTask}: the same Arrow input partitioned on the CPU (Spark's exchange) and written as Arrow IPC through
+ * the same strategy. Both are timed from the partitioning of the first batch to the commit, and both outputs are
+ * verified every iteration. {@code gpuMapTask} needs a GPU and cudf-java on the class path (docs/gpu.md); it prints
+ * the device's partition and copy times, the copy's GB/s and how many host buffers were really pinned.
+ */
+public class GpuMapTaskBenchmark extends RunSettings {
+    @Benchmark
+    public MapOutput gpuMapTask(GpuTaskState task, GpuDeviceState deviceState, GateState gate, GpuIteration iteration)
+            throws Exception {
+        DeviceInput device = deviceState.device();
+        DeviceTimes times = iteration.deviceTimes(deviceState.memory());
+        GpuMapTask.Result result = GpuMapTask.run(task.executor(), new MapTask(0, GpuTaskState.MAP_ID, task.format()),
+                device.batches(), b -> device.partitionToHost(b, task.gpuPartitioning(), task.partitions,
+                        task.startPartition(), deviceState.memory(), times));
+        return iteration.measured(result.output, true, result.nanos);
+    }
+
+    @Benchmark
+    public MapOutput cpuMapTask(GpuTaskState task, GateState gate, GpuIteration iteration) throws Exception {
+        long start = System.nanoTime();
+        ArrowIpcFormat format = new ArrowIpcFormat(task.input().schema(), task.codec());
+        MapOutput output;
+        try (PartitionedInput records = PartitionedInput.partition(task.input(),
+                task.cpuPartitioning().create(task.partitions, GpuTaskState.MAP_ID), task.allocator());
+             ShuffleWriter writer = task.executor().createMapOutputWriter(new MapTask(0, GpuTaskState.MAP_ID,
+                     format))) {
+            for (ShuffleRecord record : records.records(format)) {
+                writer.write(record);
+            }
+            output = writer.commit();
+        }
+        return iteration.measured(output, false, System.nanoTime() - start);
+    }
+}
