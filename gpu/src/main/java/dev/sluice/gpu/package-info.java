@@ -1,5 +1,9 @@
 /**
- * cuDF inputs for Sluice: batches with the same rows as the Arrow ones, partitioned on the GPU, feeding the same
- * strategies. Not built yet; the module compiles against {@code sluice-core} so that the layout is in place.
+ * The GPU path: a map task's Arrow input as cuDF tables ({@link dev.sluice.gpu.DeviceInput}), partitioned on the
+ * device as spark-rapids does ({@link dev.sluice.gpu.GpuPartitioning}), copied to host once into pinned or pageable
+ * memory ({@link dev.sluice.gpu.HostMemory}), each partition's slice a JCudfSerialization record
+ * ({@link dev.sluice.gpu.JCudfPayload}) written through any strategy ({@link dev.sluice.gpu.GpuMapTask}) and verified
+ * as a multiset of rows ({@link dev.sluice.gpu.JCudfVerifier}). cudf-java is a provided dependency: bring the build
+ * that matches your CUDA. Classes that need a device say so; {@link dev.sluice.gpu.Device} tells whether there is one.
  */
 package dev.sluice.gpu;

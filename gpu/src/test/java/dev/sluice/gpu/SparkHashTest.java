@@ -37,4 +37,68 @@ class SparkHashTest {
             }
         }
     }
+
+    /** What docs/gpu.md says the device pays per batch, where spark-rapids runs one fused kernel. */
+    @Test
+    void theFormulaIs34ColumnOperationsOnTheDevice() {
+        int[] operations = {0};
+        SparkHash.Words<Long, Integer> counting = new SparkHash.Words<>() {
+            private Integer count() {
+                operations[0]++;
+                return 0;
+            }
+
+            @Override
+            public Integer low32(Long key) {
+                return count();
+            }
+
+            @Override
+            public Integer high32(Long key) {
+                return count();
+            }
+
+            @Override
+            public Integer multiply(Integer w, int constant) {
+                return count();
+            }
+
+            @Override
+            public Integer add(Integer w, int constant) {
+                return count();
+            }
+
+            @Override
+            public Integer xor(Integer a, Integer b) {
+                return count();
+            }
+
+            @Override
+            public Integer xor(Integer w, int constant) {
+                return count();
+            }
+
+            @Override
+            public Integer shiftLeft(Integer w, int bits) {
+                return count();
+            }
+
+            @Override
+            public Integer shiftRight(Integer w, int bits) {
+                return count();
+            }
+
+            @Override
+            public Integer or(Integer a, Integer b) {
+                return count();
+            }
+
+            @Override
+            public Integer pmod(Integer w, int n) {
+                return count();
+            }
+        };
+        SparkHash.partitionIds(counting, 42L, 200);
+        assertEquals(34, operations[0]);
+    }
 }
