@@ -2,6 +2,7 @@ package dev.sluice.gpu;
 
 import ai.rapids.cudf.HostMemoryAllocator;
 import ai.rapids.cudf.HostMemoryBuffer;
+import ai.rapids.cudf.MemoryBuffer;
 import ai.rapids.cudf.PinnedMemoryPool;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -74,10 +75,15 @@ public final class HostMemory {
         }
         open.incrementAndGet();
         openBytes.addAndGet(size);
-        buffer.setEventHandler(refCount -> {
+        // Chained, in case cuDF (or a pool) watches the buffer too.
+        MemoryBuffer.EventHandler[] previous = new MemoryBuffer.EventHandler[1];
+        previous[0] = buffer.setEventHandler(refCount -> {
             if (refCount == 0) {
                 open.decrementAndGet();
                 openBytes.addAndGet(-size);
+            }
+            if (previous[0] != null) {
+                previous[0].onClosed(refCount);
             }
         });
         return buffer;

@@ -90,6 +90,25 @@ class JCudfPayloadTest {
     }
 
     @Test
+    void aPartitionCutShortFailsVerificationInsteadOfThrowing() throws Exception {
+        try (BufferAllocator allocator = new RootAllocator();
+             MapTaskInput input = CudfColumnsTest.input(allocator, 1)) {
+            VectorSchemaRoot batch = input.batches().get(0);
+            RowMultisets expected = RowMultisets.expected(input.batches(), GpuPartitioning.HASH, 1, 0);
+            try (HostPartitions parts = HostPartitions.onHost(batch, GpuPartitioning.HASH, 1, 0, HostMemory.pageable(),
+                    allocator)) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                parts.records(new JCudfFormat(ShuffleCodec.NONE)).get(0).payload().writeTo(Channels.newChannel(out),
+                        allocator);
+                byte[] cut = java.util.Arrays.copyOf(out.toByteArray(), out.size() - 10);
+                var result = JCudfVerifier.verify(new InMemory(new byte[][] {cut}), expected, batch.getSchema(),
+                        ShuffleCodec.NONE, allocator);
+                assertTrue(!result.ok() && result.toString().startsWith("partition 0: unreadable"), result.toString());
+            }
+        }
+    }
+
+    @Test
     void hostColumnSlicesSerializeTheRowsOfTheirRange() throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskInput input = CudfColumnsTest.input(allocator, 1)) {
