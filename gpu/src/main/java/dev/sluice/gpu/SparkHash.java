@@ -43,10 +43,10 @@ public final class SparkHash {
         W pmod(W w, int n);
     }
 
-    /** Spark's {@code Murmur3_x86_32.hashLong(key, seed)}. */
+    /** Spark's {@code Murmur3_x86_32.hashLong(key, seed)}: the low word, then the high word, then the finalizer. */
     public static <K, W> W hashLong(Words<K, W> words, K key, int seed) {
-        W h1 = mixH1(words, null, seed, mixK1(words, words.low32(key)));
-        h1 = mixH1(words, h1, 0, mixK1(words, words.high32(key)));
+        W h1 = mixH1(words, words.xor(mixK1(words, words.low32(key)), seed));
+        h1 = mixH1(words, words.xor(h1, mixK1(words, words.high32(key))));
         return fmix(words, h1, 8);
     }
 
@@ -61,10 +61,9 @@ public final class SparkHash {
         return words.multiply(k, C2);
     }
 
-    /** {@code h1 ^ k1} when {@code h1} is a word; {@code seed ^ k1} for the first mix, where h1 is the seed. */
-    private static <K, W> W mixH1(Words<K, W> words, W h1, int seed, W k1) {
-        W h = h1 == null ? words.xor(k1, seed) : words.xor(h1, k1);
-        h = rotateLeft(words, h, 13);
+    /** Spark's {@code mixH1(h1, k1)}, given {@code h1 ^ k1}. */
+    private static <K, W> W mixH1(Words<K, W> words, W h1XorK1) {
+        W h = rotateLeft(words, h1XorK1, 13);
         return words.add(words.multiply(h, 5), 0xe6546b64);
     }
 
