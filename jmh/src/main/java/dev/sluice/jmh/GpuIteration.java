@@ -1,5 +1,6 @@
 package dev.sluice.jmh;
 
+import dev.sluice.core.io.IoSnapshot;
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.output.PartitionReader;
 import dev.sluice.core.verify.VerificationResult;
@@ -28,11 +29,13 @@ public class GpuIteration {
     private DeviceTimes times;
     private HostMemory.Usage hostBefore;
     private HostMemory memory;
+    private IoSnapshot ioBefore;
 
     @Setup(Level.Iteration)
-    public void begin() {
+    public void begin(GpuTaskState task) {
         output = null;
         times = new DeviceTimes();
+        ioBefore = task.storage().counters().snapshot();
     }
 
     /** The device side's times of this iteration, to be filled by the GPU path. */
@@ -63,9 +66,13 @@ public class GpuIteration {
                 throw new IllegalStateException((gpu ? "GPU" : "CPU") + " map task with " + task.strategy
                         + ": the map output differs from the input: " + verified);
             }
+            IoSnapshot io = task.storage().counters().snapshot().since(ioBefore);
+            HostMemory.Usage host = gpu ? memory.usage().since(hostBefore) : null;
+            GpuRecord.publish(new GpuRecord(gpu, nanos, task.input().bytes(), task.input().rows(), gpu ? times : null,
+                    host, io));
             if (gpu) {
                 System.out.printf(Locale.ROOT, "%nsluice gpu: task %.1f ms; %s; host %s; %s%n", nanos / 1e6, times,
-                        memory.usage().since(hostBefore), verified);
+                        host, verified);
             } else {
                 System.out.printf(Locale.ROOT, "%nsluice cpu: task %.1f ms; %s%n", nanos / 1e6, verified);
             }

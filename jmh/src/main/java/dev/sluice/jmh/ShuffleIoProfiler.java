@@ -46,6 +46,7 @@ public final class ShuffleIoProfiler implements InternalProfiler {
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
         IterationRecord.take();
         NetworkRecord.take();
+        GpuRecord.take();
     }
 
     @Override
@@ -54,6 +55,10 @@ public final class ShuffleIoProfiler implements InternalProfiler {
         NetworkRecord network = NetworkRecord.take();
         if (network != null) {
             return network(network);
+        }
+        GpuRecord gpu = GpuRecord.take();
+        if (gpu != null) {
+            return gpu(gpu);
         }
         IterationRecord r = IterationRecord.take();
         if (r == null || r.tasks <= 0) {
@@ -130,6 +135,31 @@ public final class ShuffleIoProfiler implements InternalProfiler {
             out.add(avg("proc.wchar", d.wchar, "B"));
         } else {
             out.add(avg("proc.available", 0, "bool"));
+        }
+        return out;
+    }
+
+    /**
+     * A GPU experiment iteration's figures: the task's time and storage I/O on either path; on the GPU path also the
+     * device's partition and copy times, the copy's GB/s, and how many host buffers were really pinned.
+     */
+    private static List<Result> gpu(GpuRecord r) {
+        List<Result> out = new ArrayList<>();
+        out.add(avg("task.millis", r.taskNanos / 1e6, "ms"));
+        out.add(avg("task.inputBytes", r.inputBytes, "B"));
+        out.add(avg("task.rows", r.rows, "rows"));
+        out.add(avg("io.bytesWritten", r.io.bytesWritten, "B"));
+        out.add(avg("io.writeCalls", r.io.writeCalls, "calls"));
+        out.add(avg("io.committedBytes", r.io.committedBytes, "B"));
+        if (r.gpu) {
+            out.add(avg("gpu.batches", r.times.batches(), "batches"));
+            out.add(avg("gpu.partitionMillis", r.times.partitionNanos() / 1e6, "ms"));
+            out.add(avg("gpu.copyMillis", r.times.copyNanos() / 1e6, "ms"));
+            out.add(avg("gpu.copyBytes", r.times.copyBytes(), "B"));
+            out.add(avg("gpu.copyGBps", r.times.copyGigabytesPerSecond(), "GB/s"));
+            out.add(avg("gpu.hostBuffers", r.host.buffers, "buffers"));
+            out.add(avg("gpu.pinnedBuffers", r.host.pinnedBuffers, "buffers"));
+            out.add(avg("gpu.pinnedBytes", r.host.pinnedBytes, "B"));
         }
         return out;
     }

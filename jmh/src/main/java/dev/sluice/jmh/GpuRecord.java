@@ -1,0 +1,44 @@
+package dev.sluice.jmh;
+
+import dev.sluice.core.io.IoSnapshot;
+import dev.sluice.gpu.DeviceTimes;
+import dev.sluice.gpu.HostMemory;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * What one iteration of the GPU experiment measured besides its time, handed from {@link GpuIteration} to
+ * {@link ShuffleIoProfiler} as {@link NetworkRecord} hands the network boundary's. {@code times} and {@code host} are
+ * null for the CPU path.
+ */
+final class GpuRecord {
+    private static final AtomicReference<GpuRecord> LAST = new AtomicReference<>();
+
+    final boolean gpu;
+    final long taskNanos;
+    final long inputBytes;
+    final long rows;
+    final DeviceTimes times;
+    final HostMemory.Usage host;
+    /** What the strategy did to storage during the task. */
+    final IoSnapshot io;
+
+    GpuRecord(boolean gpu, long taskNanos, long inputBytes, long rows, DeviceTimes times, HostMemory.Usage host,
+              IoSnapshot io) {
+        this.gpu = gpu;
+        this.taskNanos = taskNanos;
+        this.inputBytes = inputBytes;
+        this.rows = rows;
+        this.times = times;
+        this.host = host;
+        this.io = io;
+    }
+
+    static void publish(GpuRecord record) {
+        LAST.set(record);
+    }
+
+    /** The last iteration's record, once; null if none was published since. */
+    static GpuRecord take() {
+        return LAST.getAndSet(null);
+    }
+}
