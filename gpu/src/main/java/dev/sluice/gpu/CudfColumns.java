@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
@@ -207,23 +208,8 @@ public final class CudfColumns {
         }
     }
 
-    static void closeAll(AutoCloseable[] columns) {
-        RuntimeException failure = null;
-        for (AutoCloseable column : columns) {
-            if (column != null) {
-                try {
-                    column.close();
-                } catch (Exception e) {
-                    if (failure == null) {
-                        failure = new IllegalStateException("closing cuDF columns", e);
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+    /** Closes every one that is not null, all of them even when one fails (Arrow's {@code AutoCloseables}). */
+    static void closeAll(AutoCloseable[] resources) {
+        AutoCloseables.closeNoChecked(() -> AutoCloseables.close(resources));
     }
 }

@@ -61,6 +61,11 @@ public final class DeviceInput implements AutoCloseable {
         return tables.get(batch).getRowCount();
     }
 
+    /** The key column of batch {@code b} on the device, owned by this input. */
+    ColumnVector keys(int batch) {
+        return tables.get(batch).getColumn(keyColumn);
+    }
+
     /** Batch {@code b} copied back to the host as it is on the device, for checking the upload. */
     public HostColumnVector[] copyToHost(int batch) {
         Table table = tables.get(batch);

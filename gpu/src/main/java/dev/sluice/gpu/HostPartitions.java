@@ -1,7 +1,7 @@
 package dev.sluice.gpu;
 
 import ai.rapids.cudf.HostColumnVector;
-import dev.sluice.core.partition.Gather;
+import dev.sluice.core.partition.PartitionedInput;
 import dev.sluice.core.partition.ShuffleRecord;
 import dev.sluice.core.serde.ShuffleCodec;
 import java.util.ArrayList;
@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -58,25 +57,8 @@ public final class HostPartitions implements AutoCloseable {
         int rows = batch.getRowCount();
         int[] partitionOf = new int[rows];
         partitioning.assign(batch, numPartitions, startPartition, partitionOf);
-        int[] start = new int[numPartitions + 1];
-        for (int i = 0; i < rows; i++) {
-            start[partitionOf[i] + 1]++;
-        }
-        for (int p = 0; p < numPartitions; p++) {
-            start[p + 1] += start[p];
-        }
-        int[] next = start.clone();
-        int[] rowAt = new int[rows];
-        for (int i = 0; i < rows; i++) {
-            rowAt[next[partitionOf[i]]++] = i;
-        }
-        try (VectorSchemaRoot grouped = VectorSchemaRoot.create(batch.getSchema(), allocator)) {
-            List<FieldVector> from = batch.getFieldVectors();
-            List<FieldVector> to = grouped.getFieldVectors();
-            for (int c = 0; c < from.size(); c++) {
-                Gather.gather(from.get(c), to.get(c), rowAt);
-            }
-            grouped.setRowCount(rows);
+        int[] start = PartitionedInput.partitionStarts(partitionOf, rows, numPartitions);
+        try (VectorSchemaRoot grouped = PartitionedInput.groupByPartition(batch, partitionOf, start, allocator)) {
             return new HostPartitions(CudfColumns.toHost(grouped, memory), start);
         }
     }

@@ -6,8 +6,7 @@ import dev.sluice.core.serde.Counting;
 import dev.sluice.core.serde.Payload;
 import dev.sluice.core.serde.ShuffleCodec;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -56,33 +55,10 @@ public final class JCudfPayload implements Payload {
     public long writeTo(WritableByteChannel out, BufferAllocator scratch) throws IOException {
         Counting counted = new Counting(out);
         ShuffleCodec.Piece piece = codec.open(counted);
-        PieceStream stream = new PieceStream(piece);
         // writeToStream wraps a plain OutputStream in a DataOutputStream over a BufferedOutputStream (8 KiB) and
-        // flushes it at the end, as spark-rapids' serialization stream does.
-        JCudfSerialization.writeToStream(columns, stream, rowOffset, rows);
+        // flushes it at the end, as spark-rapids' serialization stream does; it does not close it.
+        JCudfSerialization.writeToStream(columns, Channels.newOutputStream(piece), rowOffset, rows);
         piece.finish();
         return counted.bytes();
-    }
-
-    /** An OutputStream over a codec piece. */
-    private static final class PieceStream extends OutputStream {
-        private final ShuffleCodec.Piece piece;
-
-        PieceStream(ShuffleCodec.Piece piece) {
-            this.piece = piece;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
-            while (buffer.hasRemaining()) {
-                piece.write(buffer);
-            }
-        }
     }
 }

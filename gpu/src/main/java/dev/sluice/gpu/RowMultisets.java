@@ -42,26 +42,27 @@ public final class RowMultisets {
 
     /** Adds the rows of {@code batch}, row {@code i} to partition {@code partitionOf[i]}. */
     public void add(VectorSchemaRoot batch, int[] partitionOf) {
-        int count = batch.getRowCount();
-        if (hashes.length < count) {
-            hashes = new long[count];
-        }
-        RowDigest.rowHashes(batch, hashes);
-        for (int i = 0; i < count; i++) {
-            add(partitionOf[i], hashes[i]);
+        long[] rowHashes = hashes(batch);
+        for (int i = 0; i < batch.getRowCount(); i++) {
+            add(partitionOf[i], rowHashes[i]);
         }
     }
 
     /** Adds every row of {@code batch} to {@code partition}. */
     public void add(VectorSchemaRoot batch, int partition) {
-        int count = batch.getRowCount();
-        if (hashes.length < count) {
-            hashes = new long[count];
+        long[] rowHashes = hashes(batch);
+        for (int i = 0; i < batch.getRowCount(); i++) {
+            add(partition, rowHashes[i]);
+        }
+    }
+
+    /** {@link RowDigest}'s hash of each row of {@code batch}, in a buffer reused from batch to batch. */
+    private long[] hashes(VectorSchemaRoot batch) {
+        if (hashes.length < batch.getRowCount()) {
+            hashes = new long[batch.getRowCount()];
         }
         RowDigest.rowHashes(batch, hashes);
-        for (int i = 0; i < count; i++) {
-            add(partition, hashes[i]);
-        }
+        return hashes;
     }
 
     private void add(int partition, long rowHash) {

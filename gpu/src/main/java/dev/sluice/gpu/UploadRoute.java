@@ -19,27 +19,22 @@ public enum UploadRoute {
     /** {@code ColumnVector.fromArrow}: cuDF copies Arrow's buffers from pageable memory (2 GiB per buffer at most). */
     FROM_ARROW("from-arrow") {
         @Override
-        ColumnVector upload(FieldVector vector, int rows) {
-            DType type = CudfColumns.dtypeOf(vector.getField());
-            int nulls = vector.getNullCount();
-            ByteBuffer validity = nulls > 0 ? view(vector.getValidityBuffer(), (rows + 7) / 8) : null;
-            if (vector instanceof BaseVariableWidthVector) {
-                ArrowBuf offsetBuffer = vector.getOffsetBuffer();
-                int chars = rows == 0 ? 0 : offsetBuffer.getInt((long) rows * Integer.BYTES);
-                return ColumnVector.fromArrow(type, rows, nulls, view(vector.getDataBuffer(), chars), validity,
-                        view(offsetBuffer, (rows + 1L) * Integer.BYTES));
+        ColumnVector[] upload(VectorSchemaRoot batch) {
+            List<FieldVector> vectors = batch.getFieldVectors();
+            ColumnVector[] device = new ColumnVector[vectors.size()];
+            try {
+                for (int c = 0; c < device.length; c++) {
+                    device[c] = fromArrow(vectors.get(c), batch.getRowCount());
+                }
+                return device;
+            } catch (RuntimeException | Error e) {
+                CudfColumns.closeAll(device);
+                throw e;
             }
-            return ColumnVector.fromArrow(type, rows, nulls,
-                    view(vector.getDataBuffer(), (long) rows * type.getSizeInBytes()), validity, null);
         }
     },
     /** Copied into pinned host columns ({@link CudfColumns#toHost}), then {@code copyToDevice}. */
     PINNED_COPY("pinned-copy") {
-        @Override
-        ColumnVector upload(FieldVector vector, int rows) {
-            throw new UnsupportedOperationException("uploads whole batches");
-        }
-
         @Override
         ColumnVector[] upload(VectorSchemaRoot batch) {
             HostColumnVector[] host = CudfColumns.toHost(batch, HostMemory.pinned());
@@ -64,21 +59,21 @@ public enum UploadRoute {
         this.label = label;
     }
 
-    abstract ColumnVector upload(FieldVector vector, int rows);
-
     /** The batch's columns on the device; the caller closes them. */
-    ColumnVector[] upload(VectorSchemaRoot batch) {
-        List<FieldVector> vectors = batch.getFieldVectors();
-        ColumnVector[] device = new ColumnVector[vectors.size()];
-        try {
-            for (int c = 0; c < device.length; c++) {
-                device[c] = upload(vectors.get(c), batch.getRowCount());
-            }
-            return device;
-        } catch (RuntimeException | Error e) {
-            CudfColumns.closeAll(device);
-            throw e;
+    abstract ColumnVector[] upload(VectorSchemaRoot batch);
+
+    private static ColumnVector fromArrow(FieldVector vector, int rows) {
+        DType type = CudfColumns.dtypeOf(vector.getField());
+        int nulls = vector.getNullCount();
+        ByteBuffer validity = nulls > 0 ? view(vector.getValidityBuffer(), (rows + 7) / 8) : null;
+        if (vector instanceof BaseVariableWidthVector) {
+            ArrowBuf offsetBuffer = vector.getOffsetBuffer();
+            int chars = rows == 0 ? 0 : offsetBuffer.getInt((long) rows * Integer.BYTES);
+            return ColumnVector.fromArrow(type, rows, nulls, view(vector.getDataBuffer(), chars), validity,
+                    view(offsetBuffer, (rows + 1L) * Integer.BYTES));
         }
+        return ColumnVector.fromArrow(type, rows, nulls,
+                view(vector.getDataBuffer(), (long) rows * type.getSizeInBytes()), validity, null);
     }
 
     private static ByteBuffer view(ArrowBuf buffer, long bytes) {

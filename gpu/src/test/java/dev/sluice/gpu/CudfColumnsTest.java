@@ -90,20 +90,28 @@ class CudfColumnsTest {
             HostMemory memory = HostMemory.pageable();
             for (VectorSchemaRoot batch : input.batches()) {
                 HostColumnVector[] host = CudfColumns.toHost(batch, memory);
-                try (VectorSchemaRoot back = CudfColumns.toArrow(host, batch.getSchema(), allocator)) {
-                    assertEquals(batch.getRowCount(), back.getRowCount());
-                    long[] want = new long[batch.getRowCount()];
-                    long[] got = new long[batch.getRowCount()];
-                    RowDigest.rowHashes(batch, want);
-                    RowDigest.rowHashes(back, got);
-                    for (int r = 0; r < want.length; r++) {
-                        assertEquals(want[r], got[r], "row " + r);
-                    }
+                try {
+                    assertSameRows(batch, host, allocator, "round trip");
                 } finally {
                     CudfColumns.closeAll(host);
                 }
             }
             assertEquals(0, memory.openBuffers());
+        }
+    }
+
+    /** The host columns, read back into Arrow, hold {@code batch}'s rows in its order, row hash by row hash. */
+    static void assertSameRows(VectorSchemaRoot batch, HostColumnVector[] host, BufferAllocator allocator,
+                               String what) {
+        try (VectorSchemaRoot back = CudfColumns.toArrow(host, batch.getSchema(), allocator)) {
+            assertEquals(batch.getRowCount(), back.getRowCount(), what);
+            long[] want = new long[batch.getRowCount()];
+            long[] got = new long[batch.getRowCount()];
+            RowDigest.rowHashes(batch, want);
+            RowDigest.rowHashes(back, got);
+            for (int r = 0; r < want.length; r++) {
+                assertEquals(want[r], got[r], what + ", row " + r);
+            }
         }
     }
 

@@ -10,7 +10,6 @@ import ai.rapids.cudf.PartitionedTable;
 import ai.rapids.cudf.PinnedMemoryPool;
 import ai.rapids.cudf.Table;
 import dev.sluice.core.input.MapTaskInput;
-import dev.sluice.core.input.RowDigest;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.output.PartitionReader;
 import dev.sluice.core.partition.ShuffleRecord;
@@ -75,14 +74,8 @@ class DeviceTest {
                     for (int b = 0; b < device.batches(); b++) {
                         VectorSchemaRoot batch = input.batches().get(b);
                         HostColumnVector[] back = device.copyToHost(b);
-                        try (VectorSchemaRoot rows = CudfColumns.toArrow(back, batch.getSchema(), allocator)) {
-                            long[] want = new long[batch.getRowCount()];
-                            long[] got = new long[batch.getRowCount()];
-                            RowDigest.rowHashes(batch, want);
-                            RowDigest.rowHashes(rows, got);
-                            for (int r = 0; r < want.length; r++) {
-                                assertEquals(want[r], got[r], route.label() + ", batch " + b + ", row " + r);
-                            }
+                        try {
+                            CudfColumnsTest.assertSameRows(batch, back, allocator, route.label() + ", batch " + b);
                         } finally {
                             CudfColumns.closeAll(back);
                         }
@@ -96,50 +89,39 @@ class DeviceTest {
     void everyRowGetsSparksPartitionOnTheDeviceAlsoAt200Partitions() {
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskInput input = CudfColumnsTest.input(allocator, 1);
-             DeviceInput device = DeviceInput.upload(input.batches(), UploadRoute.FROM_ARROW)) {
-            HostColumnVector[] host = device.copyToHost(0);
-            try {
-                HostColumnVector keys = host[0];
-                for (int n : new int[] {7, 200, 256}) {
-                    try (ColumnVector onDevice = keys.copyToDevice();
-                         ColumnVector ids = DeviceWords.partitionIds(onDevice, n);
-                         HostColumnVector idsOnHost = ids.copyToHost()) {
-                        for (int r = 0; r < keys.getRowCount(); r++) {
-                            assertEquals(SparkMurmur3.partitionOf(keys.getLong(r), n), idsOnHost.getInt(r),
-                                    n + " partitions, key " + keys.getLong(r));
-                        }
+             DeviceInput device = DeviceInput.upload(input.batches(), UploadRoute.FROM_ARROW);
+             HostColumnVector keys = device.keys(0).copyToHost()) {
+            for (int n : new int[] {7, 200, 256}) {
+                try (ColumnVector ids = DeviceWords.partitionIds(device.keys(0), n);
+                     HostColumnVector idsOnHost = ids.copyToHost()) {
+                    for (int r = 0; r < keys.getRowCount(); r++) {
+                        assertEquals(SparkMurmur3.partitionOf(keys.getLong(r), n), idsOnHost.getInt(r),
+                                n + " partitions, key " + keys.getLong(r));
                     }
                 }
-            } finally {
-                CudfColumns.closeAll(host);
             }
         }
     }
 
     @Test
     void cudfsOwnMurmur3PartitioningIsNotSparksAt200Partitions() {
+        int n = 200;
+        long elsewhere = 0;
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskInput input = CudfColumnsTest.input(allocator, 1);
-             DeviceInput device = DeviceInput.upload(input.batches(), UploadRoute.FROM_ARROW)) {
-            HostColumnVector[] host = device.copyToHost(0);
-            int n = 200;
-            long elsewhere = 0;
-            try (ColumnVector keys = host[0].copyToDevice();
-                 Table table = new Table(keys);
-                 PartitionedTable parts = table.onColumns(0).hashPartition(HashType.MURMUR3, n);
-                 HostColumnVector grouped = parts.getColumn(0).copyToHost()) {
-                int[] start = parts.getPartitions();
-                for (int p = 0; p < n; p++) {
-                    long end = p + 1 < start.length ? start[p + 1] : grouped.getRowCount();
-                    for (long r = start[p]; r < end; r++) {
-                        elsewhere += SparkMurmur3.partitionOf(grouped.getLong(r), n) == p ? 0 : 1;
-                    }
+             DeviceInput device = DeviceInput.upload(input.batches(), UploadRoute.FROM_ARROW);
+             Table table = new Table(device.keys(0));
+             PartitionedTable parts = table.onColumns(0).hashPartition(HashType.MURMUR3, n);
+             HostColumnVector grouped = parts.getColumn(0).copyToHost()) {
+            int[] start = parts.getPartitions();
+            for (int p = 0; p < n; p++) {
+                long end = p + 1 < start.length ? start[p + 1] : grouped.getRowCount();
+                for (long r = start[p]; r < end; r++) {
+                    elsewhere += SparkMurmur3.partitionOf(grouped.getLong(r), n) == p ? 0 : 1;
                 }
-            } finally {
-                CudfColumns.closeAll(host);
             }
-            assertTrue(elsewhere > 0, "cuDF's MURMUR3 put every row in Spark's partition: the formula is not needed");
         }
+        assertTrue(elsewhere > 0, "cuDF's MURMUR3 put every row in Spark's partition: the formula is not needed");
     }
 
     @Test

@@ -12,10 +12,10 @@ import org.apache.arrow.vector.FieldVector;
  * Arrow's row-by-row {@code copyFromSafe}, which other vector types still use. This is input preparation, outside
  * every measurement; it only has to be exact.
  */
-public final class Gather {
+final class Gather {
     private Gather() {}
 
-    public static void gather(FieldVector from, FieldVector to, int[] rowAt) {
+    static void gather(FieldVector from, FieldVector to, int[] rowAt) {
         if (from instanceof BaseFixedWidthVector && ((BaseFixedWidthVector) from).getTypeWidth() > 0) {
             fixedWidth((BaseFixedWidthVector) from, (BaseFixedWidthVector) to, rowAt);
         } else if (from instanceof BaseVariableWidthVector) {

@@ -54,13 +54,7 @@ public final class PartitionedInput implements AutoCloseable {
             for (VectorSchemaRoot batch : batches) {
                 int rows = batch.getRowCount();
                 partitioner.assign(batch, partitionOfRow);
-                int[] start = new int[n + 1];
-                for (int i = 0; i < rows; i++) {
-                    start[partitionOfRow[i] + 1]++;
-                }
-                for (int p = 0; p < n; p++) {
-                    start[p + 1] += start[p];
-                }
+                int[] start = partitionStarts(partitionOfRow, rows, n);
                 try (VectorSchemaRoot grouped = groupByPartition(batch, partitionOfRow, start, allocator)) {
                     for (int p = 0; p < n; p++) {
                         int count = start[p + 1] - start[p];
@@ -77,8 +71,26 @@ public final class PartitionedInput implements AutoCloseable {
         return new PartitionedInput(n, records);
     }
 
-    /** The batch's rows gathered in partition order, stable within a partition. */
-    private static VectorSchemaRoot groupByPartition(VectorSchemaRoot batch, int[] partitionOfRow, int[] start,
+    /**
+     * Where each partition starts once {@code rows} rows are grouped by partition: partition {@code p} is rows
+     * {@code [start[p], start[p + 1])}, given the partition of each row in {@code partitionOfRow[0..rows)}.
+     */
+    public static int[] partitionStarts(int[] partitionOfRow, int rows, int numPartitions) {
+        int[] start = new int[numPartitions + 1];
+        for (int i = 0; i < rows; i++) {
+            start[partitionOfRow[i] + 1]++;
+        }
+        for (int p = 0; p < numPartitions; p++) {
+            start[p + 1] += start[p];
+        }
+        return start;
+    }
+
+    /**
+     * The batch's rows gathered in partition order, stable within a partition, in a new batch the caller closes;
+     * {@code start} is {@link #partitionStarts}'. The batch stays the caller's and is not changed.
+     */
+    public static VectorSchemaRoot groupByPartition(VectorSchemaRoot batch, int[] partitionOfRow, int[] start,
                                                      BufferAllocator allocator) {
         int rows = batch.getRowCount();
         int[] rowAt = new int[rows];
