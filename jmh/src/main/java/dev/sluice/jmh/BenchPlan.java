@@ -173,9 +173,10 @@ public final class BenchPlan {
                 List<String> jmh = new ArrayList<>(List.of("ShuffleWriteBenchmark", "-p", "strategy=" + strategy));
                 jmh.addAll(common);
                 StrategySpec spec = StrategySpec.parse("--strategies", strategy);
-                if (spec.problem(probe(codec, WriterConfig.UNLIMITED)) != null) {
-                    // Upstream's skip-merge needs a host memory limit: the executor may use this machine's memory.
-                    // Any other problem is refused here, not in the fork.
+                WriterConfig unlimited = probe(codec, WriterConfig.UNLIMITED);
+                if (spec.problem(unlimited) != null || !spec.warnings(unlimited).isEmpty()) {
+                    // Upstream's skip-merge needs a host memory limit (without one it merges, with a warning): the
+                    // executor may use this machine's memory. Any other problem is refused here, not in the fork.
                     spec.check("--strategies", probe(codec, memoryLimit));
                     jmh.addAll(List.of("-p", "memoryLimit=" + memoryLimit));
                 }

@@ -48,6 +48,9 @@ public class WriterState {
                 .codec(workload.codec).fsync(sync);
         WriterConfig probe = config(Path.of(System.getProperty("java.io.tmpdir")));
         spec.check("strategy", probe);
+        for (String warning : spec.warnings(probe)) {
+            System.err.println("sluice: warning: " + strategy + ": " + warning);
+        }
         MemoryPlan plan = WaveMemory.plan(spec, probe, workload);
         String refusal = plan.refusal(MemoryPlan.availableMemory(), Runtime.getRuntime().maxMemory());
         if (refusal != null) {

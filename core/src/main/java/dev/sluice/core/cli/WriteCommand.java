@@ -132,6 +132,9 @@ final class WriteCommand {
                 .outputDir(outDir)
                 .build();
         strategy.check("--strategy", config);
+        for (String warning : strategy.warnings(config)) {
+            err.println("sluice: warning: " + warning);
+        }
         String refusal = WaveMemory.plan(strategy, config, workload).refusal(MemoryPlan.availableMemory(),
                 Runtime.getRuntime().maxMemory());
         if (refusal != null) {
@@ -256,6 +259,7 @@ final class WriteCommand {
                 .put("threads", config.threads)
                 .put("memoryLimit", config.hasMemoryLimit() ? config.memoryLimit : null)
                 .put("fsync", config.fsync)
+                .put("warnings", strategy.warnings(config))
                 .put("seed", workload.inputSpec().seed)
                 .put("rows", input.tasks().stream().mapToLong(t -> t.rows).sum())
                 .put("inputBytes", input.bytes())

@@ -5,6 +5,7 @@ import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.write.option.OptionValues;
 import dev.sluice.core.write.option.StrategyOptions;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -35,6 +36,14 @@ public interface ShuffleWriterFactory {
      */
     default String check(WriterConfig config, OptionValues options) {
         return null;
+    }
+
+    /**
+     * What these option values will not do with {@code config} although they run, as upstream warns in its log and
+     * carries on (e.g. skip-merge without a memory limit merges): each a sentence for the user and the result.
+     */
+    default List<String> warnings(WriterConfig config, OptionValues options) {
+        return List.of();
     }
 
     /**

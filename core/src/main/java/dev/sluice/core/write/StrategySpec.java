@@ -81,6 +81,11 @@ public final class StrategySpec {
         return factory.check(config, options);
     }
 
+    /** What this spec will not do with {@code config} although it runs (see {@link ShuffleWriterFactory#warnings}). */
+    public List<String> warnings(WriterConfig config) {
+        return factory.warnings(config, options);
+    }
+
     /** Adds what the map tasks of {@code shape}, written at once, hold in this strategy's writers. */
     public void planMemory(MemoryPlan plan, WriterConfig config, TaskShape shape) {
         factory.planMemory(plan, config, options, shape);

@@ -22,6 +22,7 @@ import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.core.verify.Verifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.DefaultAllocationManagerOption;
 import org.apache.arrow.memory.RootAllocator;
@@ -153,12 +154,24 @@ class ConsolidatingFidelityTest {
     }
 
     @Test
-    void skipMergeWithoutAMemoryLimitIsRefusedBeforeAnythingStarts() {
+    void skipMergeWithoutAMemoryLimitWarnsAndMergesAsUpstreamDoes() throws Exception {
         StrategySpec spec = Strategies.spec("async:skipMerge=true");
-        InvalidParameterException e = assertThrows(InvalidParameterException.class,
-                () -> spec.check("--strategy", config(200, WriterConfig.UNLIMITED)));
-        assertTrue(e.getMessage().contains("async:skipMerge=true") && e.getMessage().contains("memory limit"),
-                e.getMessage());
+        WriterConfig unlimited = config(200, WriterConfig.UNLIMITED);
+        spec.check("--strategy", unlimited);
+        List<String> warnings = spec.warnings(unlimited);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("skipMerge=true is ignored without a memory limit")
+                && warnings.get(0).contains("--memory-limit"), warnings.get(0));
+        assertEquals(List.of(), spec.warnings(config(200, Bytes.GiB)));
+        try (BufferAllocator allocator = new RootAllocator();
+             MapTaskRun run = new MapTaskRun(input(3), Partitioning.HASH, 200, allocator)) {
+            CountedStorage storage = new CountedStorage();
+            try (MapOutput output = run.write(spec, unlimited, storage, allocator)) {
+                assertEquals(2, output.files().size(), "merged into a data file and its index: " + output.files());
+                assertTrue(verify(run, output, storage, allocator).ok());
+            }
+            Leaks.assertNone(allocator, run.heldBytes(), "skip-merge without a limit");
+        }
         assertThrows(InvalidParameterException.class, () -> Strategies.spec("buffered:memoryBound=exact")
                 .check("--strategy", config(200, WriterConfig.UNLIMITED)));
     }

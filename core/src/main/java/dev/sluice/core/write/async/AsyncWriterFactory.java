@@ -14,13 +14,15 @@ import dev.sluice.core.write.consolidate.PartialSizing;
 import dev.sluice.core.write.option.OptionValues;
 import dev.sluice.core.write.option.StrategyOption;
 import dev.sluice.core.write.option.StrategyOptions;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * {@code async}: spark-rapids PR-14090 ("V2 phase 2", on top of PR-13724), as at its commit c4d50b3624: partials
  * start at 32 MiB and grow to a prediction from the partitions completed so far; by default the commit merges as
  * PR-13724's does ({@code spark.rapids.shuffle.multithreaded.skipMerge=false}). With {@code skipMerge=true} the commit
- * registers the partials' segments in a catalog and writes nothing; as upstream, that needs a host memory limit.
+ * registers the partials' segments in a catalog and writes nothing; as upstream, only under a host memory limit
+ * (without one it warns and merges).
  */
 public final class AsyncWriterFactory implements ShuffleWriterFactory {
     public static final String NAME = "async";
@@ -29,9 +31,11 @@ public final class AsyncWriterFactory implements ShuffleWriterFactory {
             ConsolidatingOptions.PR_14090);
     static final StrategyOption<Boolean> SKIP_MERGE = StrategyOption.flag("skipMerge", false,
             "commit registers each batch's segments in a segment catalog that readers are served from; nothing is "
-                    + "written unless a partial went to file. Needs a memory limit",
+                    + "written unless a partial went to file. Only with a memory limit: without one it is ignored "
+                    + "with a warning and the partials are merged, as upstream does",
             "spark.rapids.shuffle.multithreaded.skipMerge = false (RapidsConf.scala @ " + ConsolidatingOptions.PR_14090
-                    + "); true requires spark.rapids.memory.host.offHeapLimit.enabled=true");
+                    + "); without spark.rapids.memory.host.offHeapLimit.enabled=true GpuShuffleEnv.init logs a "
+                    + "warning and leaves the catalog off (GpuShuffleEnv.scala @ " + ConsolidatingOptions.PR_14090 + ")");
     private static final StrategyOptions OPTIONS = ConsolidatingOptions.declare(SKIP_MERGE, INITIAL_PARTIAL);
 
     @Override
@@ -58,11 +62,25 @@ public final class AsyncWriterFactory implements ShuffleWriterFactory {
 
     @Override
     public String check(WriterConfig config, OptionValues options) {
-        if (options.get(SKIP_MERGE) && !config.hasMemoryLimit()) {
-            return "skipMerge=true only with a memory limit (--memory-limit SIZE): upstream refuses skip-merge unless "
-                    + "spark.rapids.memory.host.offHeapLimit.enabled=true";
-        }
         return ConsolidatingOptions.check(config, options, INITIAL_PARTIAL);
+    }
+
+    @Override
+    public List<String> warnings(WriterConfig config, OptionValues options) {
+        if (options.get(SKIP_MERGE) && !config.hasMemoryLimit()) {
+            return List.of(SKIP_MERGE_WITHOUT_LIMIT);
+        }
+        return List.of();
+    }
+
+    /** {@code GpuShuffleEnv.init}'s warning, in Sluice's words. */
+    static final String SKIP_MERGE_WITHOUT_LIMIT = "skipMerge=true is ignored without a memory limit: the partials "
+            + "are merged into a data file, as upstream disables the segment catalog when "
+            + "spark.rapids.memory.host.offHeapLimit.enabled is false (give --memory-limit SIZE to skip the merge)";
+
+    /** Skip-merge only where upstream would enable its catalog. */
+    private static boolean skipsMerge(WriterConfig config, OptionValues options) {
+        return options.get(SKIP_MERGE) && config.hasMemoryLimit();
     }
 
     @Override
@@ -78,6 +96,6 @@ public final class AsyncWriterFactory implements ShuffleWriterFactory {
 
     private static ConsolidatingSettings settings(WriterConfig config, OptionValues options) {
         return new ConsolidatingSettings(config, options, INITIAL_PARTIAL, PartialSizing.predictive(config.partitions),
-                options.get(SKIP_MERGE));
+                skipsMerge(config, options));
     }
 }
