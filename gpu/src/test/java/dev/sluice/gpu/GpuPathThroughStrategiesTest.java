@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class GpuPathThroughStrategiesTest {
     static Stream<String> strategies() {
         return Stream.of("per-batch", "buffered", "async", Presets.CONSOLIDATED_BEST, "ideal",
-                "buffered:initialPartial=64k:merger=blocking", "async:initialPartial=64k:skipMerge=true");
+                "buffered:initialPartial=64k:merger=cooperative", "async:initialPartial=64k:skipMerge=true");
     }
 
     @ParameterizedTest

@@ -64,8 +64,8 @@ final class StrategiesCommand {
             out.println();
         }
         for (String preset : Presets.names()) {
-            out.printf("%s  (preset)%n  %s%n  is: %s (options after it override these)%n%n", preset,
-                    Presets.description(preset), Presets.expansion(preset));
+            out.printf("%s  (preset)%n  %s%n  is: %s (options after it override these)%n  source: %s%n%n", preset,
+                    Presets.description(preset), Presets.expansion(preset), Presets.source(preset));
         }
         return SluiceCli.OK;
     }

@@ -16,15 +16,26 @@ import java.util.Set;
 public final class Presets {
     /** The best Sluice knows for consolidation: every option that docs/tuning.md's ablation shows to pay. */
     public static final String CONSOLIDATED_BEST = "consolidated-best";
+    /** spark-rapids' consolidating writer as it is upstream today, after #15208. */
+    public static final String UPSTREAM_HEAD = "upstream-head";
 
     private static final Map<String, String[]> PRESETS = new LinkedHashMap<>();
 
     static {
         PRESETS.put(CONSOLIDATED_BEST, new String[] {
-                "buffered:partial=records:pool=true:recordBuffer=direct:merge=gather",
+                "buffered:partial=records:pool=true:recordBuffer=direct:merge=gather:merger=cooperative",
                 "buffered's pipeline with records compressed into an executor-wide pool of reused, unzeroed buffers, "
-                        + "which the batch's partial links instead of copying; commit and merge with gathering writes "
-                        + "(docs/tuning.md)"});
+                        + "which the batch's partial links instead of copying; commit and merge with gathering writes; "
+                        + "cooperative mergers (docs/tuning.md)",
+                "none: Sluice's options, measured in docs/tuning.md"});
+        PRESETS.put(UPSTREAM_HEAD, new String[] {
+                "async:merger=cooperative:compression=pool",
+                "PR-14090's writer (32 MiB partials grown by prediction, merged at commit) with what #15208 changed: "
+                        + "cooperative mergers, and records compressed by any thread of a shared writer pool instead "
+                        + "of a slot pinned per partition; the merger pool has as many threads as the writer pool",
+                "spark-rapids 796ef8b3ce (RapidsConf.scala: partialFileBufferInitialSize 32m, skipMerge false) and "
+                        + "the description of #15208, \"Prevent multithreaded shuffle merger deadlock\", merged in "
+                        + "NVIDIA/cudf-spark (spark-rapids renamed); its code was not available to read"});
     }
 
     private Presets() {}
@@ -41,6 +52,11 @@ public final class Presets {
 
     public static String description(String name) {
         return PRESETS.get(name)[1];
+    }
+
+    /** Where the preset's choices come from: upstream's code and commit, or Sluice's measurements. */
+    public static String source(String name) {
+        return PRESETS.get(name)[2];
     }
 
     /**

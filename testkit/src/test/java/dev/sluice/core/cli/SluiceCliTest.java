@@ -75,7 +75,6 @@ class SluiceCliTest {
         "--strategy|per-batch:fileBuffer=0|for per-batch's option fileBuffer: a byte size from 1B",
         "--strategy|buffered:merge=gather:merge=stream|each option of buffered once",
         "--strategy|buffered:merge|NAME or NAME:key=value",
-        "--strategy|async:skipMerge=true|skipMerge=true only with a memory limit",
         "--strategy|buffered:initialPartial=1g:maxPartial=64m|initialPartial <= maxPartial",
         "--scale|0|a finite number > 0",
         "--scale|-2|a finite number > 0",
@@ -190,6 +189,21 @@ class SluiceCliTest {
     }
 
     @Test
+    void skipMergeWithoutAMemoryLimitWarnsOnStderrAndInTheResultAndMerges() {
+        Path out = tmp.resolve("skip-merge");
+        Result r = run(with(validArgs(out), "--strategy", "async:skipMerge=true"));
+        assertEquals(0, r.status, r.err);
+        assertTrue(r.err.contains("sluice: warning: skipMerge=true is ignored without a memory limit"), r.err);
+        assertTrue(r.out.contains("\"warnings\":[\"skipMerge=true is ignored without a memory limit"), r.out);
+        assertTrue(r.out.contains("\"verified\":true"), r.out);
+        assertEquals(List.of("shuffle_0_0_0.data", "shuffle_0_0_0.index"), entries(out));
+        Result limited = run(with(with(validArgs(tmp.resolve("limited")), "--strategy", "async:skipMerge=true"),
+                "--memory-limit", "1g"));
+        assertEquals(0, limited.status, limited.err);
+        assertTrue(limited.out.contains("\"warnings\":[]"), limited.out);
+    }
+
+    @Test
     void anExactBoundOf4MiBOn20MBStaysUnderItAndVerifies() {
         Path out = tmp.resolve("async-4m");
         List<String> args = with(with(with(validArgs(out), "--strategy", "async:memoryBound=exact:initialPartial=1m"),
@@ -208,8 +222,9 @@ class SluiceCliTest {
         Result r = run(List.of("strategies"));
         assertEquals(0, r.status, r.err);
         for (String text : List.of("per-batch", "buffered", "async", "fileBuffer=32KiB", "checksum=true",
-                "initialPartial=128MiB", "initialPartial=32MiB", "skipMerge=false", "merge=stream", "merger=cooperative",
-                "memoryBound=threshold", "recordBuffer=heap", "mergerThreads=threads", "upstream: ", "e465ec3851",
+                "initialPartial=128MiB", "initialPartial=32MiB", "skipMerge=false", "merge=stream", "merger=blocking",
+                "memoryBound=threshold", "partials-only", "upstream-head  (preset)",
+                "is: async:merger=cooperative:compression=pool", "source: spark-rapids 796ef8b3ce", "recordBuffer=heap", "mergerThreads=threads", "upstream: ", "e465ec3851",
                 "c4d50b3624", "#15208")) {
             assertTrue(r.out.contains(text), text + " missing from: " + r.out);
         }

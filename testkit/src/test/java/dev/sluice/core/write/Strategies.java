@@ -19,10 +19,10 @@ public final class Strategies {
         return spec(spec.text() + ":" + String.join(":", options));
     }
 
-    /** Every strategy at its defaults (upstream's), the best preset, and the {@code ideal} reference. */
+    /** Every strategy at its defaults (upstream's), the presets, and the {@code ideal} reference. */
     public static Stream<StrategySpec> defaults() {
         return Stream.of(StrategySpec.of(new PerBatchWriterFactory()), StrategySpec.of(new BufferedWriterFactory()),
-                StrategySpec.of(new AsyncWriterFactory()), spec(Presets.CONSOLIDATED_BEST),
+                StrategySpec.of(new AsyncWriterFactory()), spec(Presets.CONSOLIDATED_BEST), spec(Presets.UPSTREAM_HEAD),
                 StrategySpec.of(new IdealWriterFactory()));
     }
 
@@ -36,19 +36,21 @@ public final class Strategies {
                 "per-batch",
                 "per-batch:mergeCopy=stream:checksum=false",
                 "buffered:initialPartial=64k",
-                "buffered:initialPartial=64k:merger=blocking",
-                "buffered:initialPartial=64k:compression=pool:recordBuffer=direct",
+                "buffered:initialPartial=64k:merger=cooperative",
+                "buffered:initialPartial=64k:memoryBound=partials-only",
+                "buffered:initialPartial=64k:compression=pool:recordBuffer=direct:merger=cooperative",
                 "buffered:initialPartial=64k:merge=gather:shrink=true:checksum=true",
-                "buffered:initialPartial=64k:memoryBound=exact",
-                "buffered:partial=chunked:chunk=64k",
-                "buffered:partial=chunked:chunk=64k:pool=true:recordBuffer=direct:merge=gather",
-                "buffered:initialPartial=64k:pool=true:memoryBound=exact:recordBuffer=direct",
+                "buffered:initialPartial=64k:memoryBound=exact:merger=cooperative",
+                "buffered:partial=chunked:chunk=64k:merger=cooperative",
+                "buffered:partial=chunked:chunk=64k:pool=true:recordBuffer=direct:merge=gather:merger=cooperative",
+                "buffered:initialPartial=64k:pool=true:memoryBound=exact:recordBuffer=direct:merger=cooperative",
                 "buffered:partial=records:recordBuffer=direct",
-                "buffered:partial=records:pool=true:recordBuffer=direct:memoryBound=exact:merge=gather",
+                "buffered:partial=records:pool=true:recordBuffer=direct:memoryBound=exact:merge=gather"
+                        + ":merger=cooperative",
                 "async:initialPartial=64k",
                 "async:initialPartial=64k:skipMerge=true",
-                "async:initialPartial=64k:skipMerge=true:memoryBound=exact:merger=blocking",
-                "async:partial=chunked:chunk=64k:pool=true:skipMerge=true",
+                "async:initialPartial=64k:skipMerge=true:memoryBound=exact",
+                "async:partial=chunked:chunk=64k:pool=true:skipMerge=true:merger=cooperative",
                 "async:partial=records:recordBuffer=direct:skipMerge=true")
                 .map(Strategies::spec);
     }

@@ -26,9 +26,10 @@ public final class ConsolidatingOptions {
     /** The first capacity of a batch's partial buffer. */
     public static StrategyOption<Long> initialPartial(long defaultValue, String commit) {
         return StrategyOption.size("initialPartial", defaultValue, 64 * Bytes.KiB, Integer.MAX_VALUE,
-                "first capacity of a batch's partial buffer, allocated when the batch starts",
+                "first capacity of a batch's partial buffer, allocated on the batch's first write",
                 "spark.rapids.memory.host.partialFileBufferInitialSize = " + Bytes.format(defaultValue)
-                        + " (RapidsConf.scala @ " + commit + ")");
+                        + " (RapidsConf.scala @ " + commit + "; allocated by the handle of the batch's first "
+                        + "getPartitionWriter, RapidsLocalDiskShuffleMapOutputWriter.scala)");
     }
 
     public static final StrategyOption<Long> MAX_PARTIAL = StrategyOption.size("maxPartial", Integer.MAX_VALUE,
@@ -54,10 +55,13 @@ public final class ConsolidatingOptions {
             "copy a finished partial with over a quarter of its capacity unused into an exact-size buffer",
             "none: a finished handle keeps its capacity (" + HANDLE + " @ " + PR_13724 + ")");
     public static final StrategyOption<Modes.Merger> MERGER = StrategyOption.choice("merger", Modes.Merger.class,
-            Modes.Merger.COOPERATIVE, "cooperative mergers drain ready records and yield; blocking is upstream's "
-                    + "merger task per batch on a merger slot, which can deadlock with concurrent map tasks (#15208)",
-            "blocking mergerTask on queueMergerTask (" + RSIMB + " @ " + PR_13724 + "); cooperative since #15208. "
-                    + "Sluice keeps cooperative as its default");
+            Modes.Merger.BLOCKING, "blocking: one merger task per batch holds a single-thread merger slot until its "
+                    + "batch is sealed and merged, so later batches' mergers queue behind it; it can deadlock "
+                    + "(spark-rapids #15208), so Sluice bounds its wait (-Dsluice.blockingMerger.timeoutSeconds, "
+                    + "600) and then fails the map task naming #15208. cooperative: mergers drain ready records and "
+                    + "yield, never parking a thread",
+            "mergerTask queued on getNextMergerSlot's slot (" + RSIMB + " @ " + PR_13724 + " and " + PR_14090
+                    + "); cooperative since #15208 (NVIDIA/cudf-spark)");
     public static final StrategyOption<Integer> MERGER_THREADS = StrategyOption.threadCount("mergerThreads",
             "merger threads (slots) of the executor",
             "numMergerSlots = numWriterThreads (startThreadPoolIfNeeded in " + RSIMB + " @ " + PR_13724 + ")");
@@ -66,10 +70,14 @@ public final class ConsolidatingOptions {
                     + "slot; pool lets any writer thread compress any record",
             "partitionSlots + queueWriteTask (" + RSIMB + " @ " + PR_13724 + ")");
     public static final StrategyOption<Modes.MemoryBound> MEMORY_BOUND = StrategyOption.choice("memoryBound",
-            Modes.MemoryBound.class, Modes.MemoryBound.THRESHOLD, "threshold: the limit only sends partials to file "
-                    + "past memoryThreshold; exact: records and partials are charged before allocation and never pass "
-                    + "the limit (the task thread spills the largest partial, then waits)",
-            "HostAlloc.isUsageBelowThreshold in " + HANDLE + " @ " + PR_13724);
+            Modes.MemoryBound.class, Modes.MemoryBound.THRESHOLD, "threshold: host memory use counts the input "
+                    + "batches' host copies and the partials; a partial goes to file past memoryThreshold of the "
+                    + "limit, and one that does not fit under it first spills other finished partials and retries; "
+                    + "partials-only: the same threshold over partials alone, straight to file when one does not fit "
+                    + "(Sluice up to af77937); exact: records and partials are charged before allocation and never "
+                    + "pass the limit (the task thread spills the largest partial, then waits)",
+            "HostAlloc.isUsageBelowThreshold in " + HANDLE + ", HostAlloc.alloc's spill and retry (HostAlloc.scala @ "
+                    + PR_13724 + ")");
     public static final StrategyOption<Modes.RecordBuffer> RECORD_BUFFER = StrategyOption.choice("recordBuffer",
             Modes.RecordBuffer.class, Modes.RecordBuffer.HEAP, "heap: each compressed record grows in a heap array "
                     + "and is copied into the partial; direct: one pooled direct buffer of exactly its size",

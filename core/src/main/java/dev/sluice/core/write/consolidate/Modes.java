@@ -16,10 +16,10 @@ final class Modes {
 
     /** How a batch's merger is scheduled. */
     enum Merger implements Choice {
-        /** Sluice (and upstream after #15208): drains ready records and yields; never parks a thread. */
-        COOPERATIVE,
-        /** Upstream at the PR: one task per batch on a merger slot, blocking on each record in turn. */
-        BLOCKING
+        /** Upstream at the PRs: one task per batch on a merger slot, blocking on each record in turn. */
+        BLOCKING,
+        /** Upstream after #15208 (and Sluice): drains ready records and yields; never parks a thread. */
+        COOPERATIVE
     }
 
     /** Where records are compressed. */
@@ -32,8 +32,22 @@ final class Modes {
 
     /** What the memory limit bounds. */
     enum MemoryBound implements Choice {
-        /** Upstream: partials go to file once the executor's host memory use passes memoryThreshold of the limit. */
+        /**
+         * Upstream ({@code HostAlloc}): the executor's host memory use counts the input batches' host copies and the
+         * partials; a partial goes to file once use passes memoryThreshold of the limit, and an allocation under it
+         * that does not fit first spills other finished partials and retries.
+         */
         THRESHOLD,
+        /**
+         * Sluice up to af77937: the same threshold, but only partials count, and a partial that does not fit goes
+         * straight to file.
+         */
+        PARTIALS_ONLY {
+            @Override
+            public String label() {
+                return "partials-only";
+            }
+        },
         /** Sluice: everything a writer holds is charged before allocation and never passes the limit. */
         EXACT
     }
