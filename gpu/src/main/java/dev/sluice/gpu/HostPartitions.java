@@ -1,6 +1,7 @@
 package dev.sluice.gpu;
 
 import ai.rapids.cudf.HostColumnVector;
+import dev.sluice.core.partition.InputBatch;
 import dev.sluice.core.partition.PartitionedInput;
 import dev.sluice.core.partition.ShuffleRecord;
 import dev.sluice.core.serde.ShuffleCodec;
@@ -87,11 +88,13 @@ public final class HostPartitions implements AutoCloseable {
     /** One record per non-empty partition, in partition order, each a slice of these columns in {@code format}. */
     public List<ShuffleRecord> records(JCudfFormat format) {
         ShuffleCodec codec = format.codec();
+        // The host copy is one batch, freed upstream once every slice of it is serialized.
+        InputBatch batch = new InputBatch(hostBytes());
         List<ShuffleRecord> records = new ArrayList<>();
         for (int p = 0; p < numPartitions(); p++) {
             long count = rows(p);
             if (count > 0) {
-                records.add(new ShuffleRecord(p, new JCudfPayload(columns, start[p], count, codec)));
+                records.add(new ShuffleRecord(p, new JCudfPayload(columns, start[p], count, codec), batch));
             }
         }
         return Collections.unmodifiableList(records);

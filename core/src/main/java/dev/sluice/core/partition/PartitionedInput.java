@@ -4,7 +4,9 @@ import dev.sluice.core.input.MapTaskInput;
 import dev.sluice.core.serde.ArrowIpcFormat;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.FieldVector;
@@ -24,10 +26,21 @@ public final class PartitionedInput implements AutoCloseable {
     private static final class Slice {
         final int partitionId;
         final VectorSchemaRoot rows;
+        /** Index of the input batch the rows come from. */
+        final int batch;
 
-        Slice(int partitionId, VectorSchemaRoot rows) {
+        Slice(int partitionId, VectorSchemaRoot rows, int batch) {
             this.partitionId = partitionId;
             this.rows = rows;
+            this.batch = batch;
+        }
+
+        long bytes() {
+            long bytes = 0;
+            for (FieldVector v : rows.getFieldVectors()) {
+                bytes += v.getBufferSize();
+            }
+            return bytes;
         }
     }
 
@@ -51,7 +64,8 @@ public final class PartitionedInput implements AutoCloseable {
         }
         int[] partitionOfRow = new int[maxRows];
         try {
-            for (VectorSchemaRoot batch : batches) {
+            for (int b = 0; b < batches.size(); b++) {
+                VectorSchemaRoot batch = batches.get(b);
                 int rows = batch.getRowCount();
                 partitioner.assign(batch, partitionOfRow);
                 int[] start = partitionStarts(partitionOfRow, rows, n);
@@ -59,7 +73,7 @@ public final class PartitionedInput implements AutoCloseable {
                     for (int p = 0; p < n; p++) {
                         int count = start[p + 1] - start[p];
                         if (count > 0) {
-                            records.add(new Slice(p, grouped.slice(start[p], count)));
+                            records.add(new Slice(p, grouped.slice(start[p], count), b));
                         }
                     }
                 }
@@ -132,7 +146,7 @@ public final class PartitionedInput implements AutoCloseable {
         try {
             for (Slice slice : slices) {
                 cut.add(new Slice(slice.partitionId,
-                        slice.rows.slice(0, Math.max(1, slice.rows.getRowCount() / divisor))));
+                        slice.rows.slice(0, Math.max(1, slice.rows.getRowCount() / divisor)), slice.batch));
             }
         } catch (RuntimeException | Error e) {
             closeAll(cut);
@@ -145,11 +159,20 @@ public final class PartitionedInput implements AutoCloseable {
         return numPartitions;
     }
 
-    /** The records, in order, as payloads of {@code format}; they share this input's slices. */
+    /**
+     * The records, in order, as payloads of {@code format}; they share this input's slices. The records of one input
+     * batch share its {@link InputBatch}: the bytes of its slices, the host copy a GPU map task would hold.
+     */
     public List<ShuffleRecord> records(ArrowIpcFormat format) {
+        Map<Integer, Long> batchBytes = new HashMap<>();
+        for (Slice slice : slices) {
+            batchBytes.merge(slice.batch, slice.bytes(), Long::sum);
+        }
+        Map<Integer, InputBatch> batches = new HashMap<>();
         List<ShuffleRecord> records = new ArrayList<>(slices.size());
         for (Slice slice : slices) {
-            records.add(new ShuffleRecord(slice.partitionId, format.payload(slice.rows)));
+            InputBatch batch = batches.computeIfAbsent(slice.batch, b -> new InputBatch(batchBytes.get(b)));
+            records.add(new ShuffleRecord(slice.partitionId, format.payload(slice.rows), batch));
         }
         return Collections.unmodifiableList(records);
     }
@@ -182,9 +205,7 @@ public final class PartitionedInput implements AutoCloseable {
     public long bytes() {
         long bytes = 0;
         for (Slice slice : slices) {
-            for (FieldVector v : slice.rows.getFieldVectors()) {
-                bytes += v.getBufferSize();
-            }
+            bytes += slice.bytes();
         }
         return bytes;
     }

@@ -10,13 +10,24 @@ import dev.sluice.core.serde.Payload;
 public final class ShuffleRecord {
     private final int partitionId;
     private final Payload payload;
+    private final InputBatch inputBatch;
 
+    /** A record that is its own input batch: its host memory is its payload's {@link Payload#inputBytes}. */
     public ShuffleRecord(int partitionId, Payload payload) {
+        this(partitionId, payload, null);
+    }
+
+    /**
+     * A record cut from {@code inputBatch}, whose host copy the batch's records share (null: the record is its own
+     * batch).
+     */
+    public ShuffleRecord(int partitionId, Payload payload, InputBatch inputBatch) {
         if (partitionId < 0) {
             throw new IllegalArgumentException("partitionId must be >= 0, not " + partitionId);
         }
         this.partitionId = partitionId;
         this.payload = payload;
+        this.inputBatch = inputBatch != null ? inputBatch : new InputBatch(payload.inputBytes());
     }
 
     public int partitionId() {
@@ -29,6 +40,11 @@ public final class ShuffleRecord {
 
     public long rows() {
         return payload.rows();
+    }
+
+    /** The input batch whose host copy holds this record's rows until it is serialized. */
+    public InputBatch inputBatch() {
+        return inputBatch;
     }
 
     /** What the record costs in flight before serialization ({@link Payload#inputBytes}). */

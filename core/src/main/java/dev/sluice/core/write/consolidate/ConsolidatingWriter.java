@@ -65,12 +65,21 @@ final class ConsolidatingWriter extends BackgroundWriter {
             startBatch();
         }
         lastPartition = partition;
-        long quota = inFlight.acquire(record.bytes());
+        // The batch's host copy exists from its first record on, whether or not the limiter lets the record in.
+        memory.inputArrived(record.inputBatch());
+        long quota;
+        try {
+            quota = inFlight.acquire(record.bytes());
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            memory.inputSerialized(record.inputBatch());
+            throw e;
+        }
         long reserved;
         try {
             reserved = memory.acquireRecord(memoryBound(record), this::failure);
         } catch (IOException | InterruptedException | RuntimeException e) {
             inFlight.release(quota);
+            memory.inputSerialized(record.inputBatch());
             throw e;
         }
         PendingRecord pendingRecord = new PendingRecord(partition, quota, reserved);
@@ -79,6 +88,7 @@ final class ConsolidatingWriter extends BackgroundWriter {
         pending.started();
         Runnable dropped = () -> {
             // Never compressed: the merger drops it and gives back what it holds.
+            memory.inputSerialized(record.inputBatch());
             pendingRecord.complete(null);
             batch.recordReady();
         };
@@ -141,6 +151,8 @@ final class ConsolidatingWriter extends BackgroundWriter {
                 out = null;
             }
         } finally {
+            // Upstream closes the record's slice once serialized: the last one frees its batch's host copy.
+            memory.inputSerialized(record.inputBatch());
             pendingRecord.complete(out);
             batch.recordReady();
         }
@@ -199,6 +211,7 @@ final class ConsolidatingWriter extends BackgroundWriter {
         if (current != null) {
             current.seal();
         }
+        memory.inputEnded();
     }
 
     @Override
@@ -241,11 +254,13 @@ final class ConsolidatingWriter extends BackgroundWriter {
 
     @Override
     protected void releaseAfterCommit() {
+        memory.releaseInputs();
         scratch.close();
     }
 
     @Override
     protected void cleanUp(Throwable cause) {
+        memory.releaseInputs();
         try {
             releasePartials();
         } catch (IOException e) {

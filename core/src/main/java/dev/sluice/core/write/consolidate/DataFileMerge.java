@@ -41,6 +41,11 @@ final class DataFileMerge {
     static final int STAGING = 1 << 20;
     /** How much a checksum of a partial file's segment reads at a time. */
     private static final int CHECKSUM_READ = 64 * 1024;
+    /**
+     * A spilled partial is read through a {@code BufferedInputStream} of 64 KiB ({@code ensureFileInputStreamOpen} in
+     * SpillablePartialFileHandle.scala @ e465ec3851): the merge's 32 KiB reads become 64 KiB read calls.
+     */
+    static final int SPILL_READ_BUFFER = 64 * 1024;
 
     private DataFileMerge() {}
 
@@ -93,9 +98,10 @@ final class DataFileMerge {
         }
         if (checksums != null) {
             ByteBuffer chunk = ByteBuffer.allocate(CHECKSUM_READ);
+            SpilledRead read = new SpilledRead(partial);
             for (int p = 0; p < lengths.length; p++) {
                 int partition = p;
-                readSegment(partial, batch.offsets[p], lengths[p], chunk, piece -> checksums.update(partition, piece));
+                readSegment(read, batch.offsets[p], lengths[p], chunk, piece -> checksums.update(partition, piece));
             }
         }
         WritableFile file = partial.takeFile();
@@ -125,6 +131,10 @@ final class DataFileMerge {
         long[] lengths = new long[partitions];
         BufferedFileChannel out = new BufferedFileChannel(data, ByteBuffer.allocate(MERGE_STREAM));
         ByteBuffer temp = ByteBuffer.allocate(fileBuffer);
+        List<SpilledRead> partials = new ArrayList<>();
+        for (BatchMerger batch : batches) {
+            partials.add(new SpilledRead(batch.partial));
+        }
         for (int p = 0; p < partitions; p++) {
             long body = bodyBytes(batches, p);
             if (body == 0) {
@@ -132,8 +142,9 @@ final class DataFileMerge {
             }
             WritableByteChannel sink = checksums == null ? out : new ChecksumChannel(out, checksums.of(p));
             sink.write(ByteBuffer.wrap(header));
-            for (BatchMerger batch : batches) {
-                readSegment(batch.partial, batch.bodyOffset(p), batch.bodyLength(p), temp, sink::write);
+            for (int b = 0; b < batches.size(); b++) {
+                BatchMerger batch = batches.get(b);
+                readSegment(partials.get(b), batch.bodyOffset(p), batch.bodyLength(p), temp, sink::write);
             }
             sink.write(ByteBuffer.wrap(endOfStream));
             lengths[p] = header.length + body + endOfStream.length;
@@ -222,16 +233,62 @@ final class DataFileMerge {
     }
 
     /** Reads bytes [offset, offset+length) of {@code partial} through {@code buffer}, handing each fill to {@code sink}. */
-    private static void readSegment(PartialHandle partial, long offset, long length, ByteBuffer buffer, Piece sink)
+    private static void readSegment(SpilledRead partial, long offset, long length, ByteBuffer buffer, Piece sink)
             throws IOException {
         long done = 0;
         while (done < length) {
             buffer.clear();
             buffer.limit((int) Math.min(buffer.capacity(), length - done));
-            readFully(partial, offset + done, buffer);
+            partial.readFully(offset + done, buffer);
             buffer.flip();
             done += buffer.remaining();
             sink.accept(buffer);
+        }
+    }
+
+    /**
+     * Upstream's sequential read of a partial: from memory while it is in memory, and once spilled through a
+     * {@value #SPILL_READ_BUFFER}-byte read-ahead, as its {@code BufferedInputStream} reads the file. A read past the
+     * buffered window (the merge skips each segment's stream header and end marker, a few bytes within the window)
+     * refills it from there.
+     */
+    static final class SpilledRead {
+        private final PartialHandle partial;
+        private ByteBuffer ahead;
+        private long aheadStart;
+
+        SpilledRead(PartialHandle partial) {
+            this.partial = partial;
+        }
+
+        void readFully(long position, ByteBuffer dst) throws IOException {
+            long at = position;
+            while (dst.hasRemaining()) {
+                if (partial.inMemory()) {
+                    // Spills only go from memory to file, so a window filled from the file stays valid.
+                    DataFileMerge.readFully(partial, at, dst);
+                    return;
+                }
+                if (ahead == null) {
+                    ahead = ByteBuffer.allocate(SPILL_READ_BUFFER);
+                    ahead.limit(0);
+                }
+                if (at < aheadStart || at >= aheadStart + ahead.limit()) {
+                    ahead.clear();
+                    int n = partial.read(at, ahead);
+                    if (n < 0) {
+                        throw new EOFException("partial of " + partial.size() + " bytes ends before "
+                                + (at + dst.remaining()));
+                    }
+                    ahead.flip();
+                    aheadStart = at;
+                }
+                ByteBuffer window = ahead.duplicate();
+                window.position((int) (at - aheadStart));
+                window.limit(window.position() + (int) Math.min(window.remaining(), dst.remaining()));
+                at += window.remaining();
+                dst.put(window);
+            }
         }
     }
 

@@ -5,6 +5,7 @@ import dev.sluice.core.write.WriterConfig;
 import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The executor's host memory, shared by all its map tasks as spark-rapids' {@code HostAlloc} is: what partials (and,
@@ -15,6 +16,8 @@ final class HostMemory {
     private final MemoryBudget budget;
     private final boolean limited;
     private final Set<PartialHandle> inMemory = ConcurrentHashMap.newKeySet();
+    /** Finished partials spilled to make room for an allocation ({@link #spillLargestFinished}). */
+    private final LongAdder finishedSpills = new LongAdder();
 
     HostMemory(WriterConfig config) {
         this.limited = config.hasMemoryLimit();
@@ -39,6 +42,43 @@ final class HostMemory {
 
     void freedMemory(PartialHandle partial) {
         inMemory.remove(partial);
+    }
+
+    /**
+     * {@code HostAlloc}'s spill before a retry: spills the finished partial holding the most memory, skipping any
+     * another thread holds at the moment (so a merger, which holds its own partial, never waits on another's); returns
+     * the bytes it gave back, 0 if no finished partial could be spilled. Upstream spills only handles whose writing
+     * has finished ({@code protectedFromSpill} in SpillablePartialFileHandle.scala @ e465ec3851).
+     */
+    long spillLargestFinished() throws IOException {
+        while (true) {
+            PartialHandle largest = null;
+            long most = 0;
+            for (PartialHandle partial : inMemory) {
+                long held = partial.finishedSpillableBytes();
+                if (held > most) {
+                    most = held;
+                    largest = partial;
+                }
+            }
+            if (largest == null) {
+                return 0;
+            }
+            long freed = largest.trySpillFinished();
+            if (freed > 0) {
+                finishedSpills.increment();
+                return freed;
+            }
+            // Taken or pinned since it was measured: look again (the set only shrinks meanwhile or gains others).
+            if (largest.finishedSpillableBytes() > 0) {
+                return 0;
+            }
+        }
+    }
+
+    /** How many finished partials were spilled to make room for an allocation. */
+    long finishedSpills() {
+        return finishedSpills.sum();
     }
 
     /** Spills the partial holding the most memory that may be spilled now; returns the bytes it gave back. */

@@ -152,7 +152,7 @@ final class PartialHandle implements SegmentSource {
     }
 
     /** The first memory: {@code initialPartial}, one chunk, or none for records; false if the memory bound refused. */
-    private boolean startInMemoryLocked() {
+    private boolean startInMemoryLocked() throws IOException {
         if (settings.partial == Modes.Partial.RECORDS) {
             buffer = new PartialMemory.Records();
             return true;
@@ -165,7 +165,7 @@ final class PartialHandle implements SegmentSource {
     }
 
     /** One more chunk, charged first; false, and nothing changed, if the memory bound refused. */
-    private boolean addChunkLocked() {
+    private boolean addChunkLocked() throws IOException {
         PartialMemory.Chunked chunks = (PartialMemory.Chunked) buffer;
         long more = chunks.chunkCapacity();
         if (capacity + more > settings.maxPartial || !memory.tryReservePartial(more)) {
@@ -188,7 +188,7 @@ final class PartialHandle implements SegmentSource {
      * {@code expandBuffer}: the new buffer is allocated, what was written copied, then the old one freed, so both exist
      * meanwhile.
      */
-    private boolean replaceBufferLocked(long bytes) {
+    private boolean replaceBufferLocked(long bytes) throws IOException {
         long charge = buffers.capacityFor(bytes);
         if (!memory.tryReservePartial(charge)) {
             return false;
@@ -325,6 +325,43 @@ final class PartialHandle implements SegmentSource {
                 return fileBuffer == null ? 0 : fileBuffer.capacity();
             }
             return released || pins > 0 || size == 0 ? 0 : capacity;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Memory a spill of this finished partial would give back now, as {@code HostAlloc}'s spill sees it: a finished,
+     * unpinned partial in memory (upstream's handle is spillable once {@code finishWrite} ended its write phase); 0
+     * otherwise, or while another thread holds it.
+     */
+    long finishedSpillableBytes() {
+        if (!lock.tryLock()) {
+            return 0;
+        }
+        try {
+            return finished && !released && pins == 0 && file == null && buffer != null && size > 0 ? capacity : 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Spills this partial if it is finished, unpinned, in memory and no other thread holds it at the moment; returns
+     * the memory freed, 0 if it did not spill. Never waits for the handle's lock, so a merger holding its own partial
+     * may call it on others.
+     */
+    long trySpillFinished() throws IOException {
+        if (!lock.tryLock()) {
+            return 0;
+        }
+        try {
+            if (!finished || released || pins > 0 || file != null || buffer == null || size == 0) {
+                return 0;
+            }
+            long freed = capacity;
+            toFileLocked();
+            return freed;
         } finally {
             lock.unlock();
         }

@@ -1,6 +1,7 @@
 package dev.sluice.core.write.consolidate;
 
 import dev.sluice.core.memory.MemoryBudget;
+import dev.sluice.core.partition.InputBatch;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -22,9 +23,27 @@ abstract class WriterMemory {
     }
 
     static WriterMemory create(ConsolidatingSettings settings, HostMemory host) {
-        return settings.memoryBound == Modes.MemoryBound.EXACT ? new Exact(host)
-                : new Threshold(host, settings.memoryThreshold);
+        switch (settings.memoryBound) {
+            case EXACT:
+                return new Exact(host);
+            case PARTIALS_ONLY:
+                return new Threshold(host, settings.memoryThreshold, false);
+            default:
+                return new Threshold(host, settings.memoryThreshold, true);
+        }
     }
+
+    /** Task thread: a record of {@code batch} reached the writer (its batch's host copy exists). */
+    void inputArrived(InputBatch batch) throws IOException {}
+
+    /** A record of {@code batch} was serialized, or dropped: it no longer needs its rows. */
+    void inputSerialized(InputBatch batch) {}
+
+    /** Task thread: the map task hands over no more records. */
+    void inputEnded() {}
+
+    /** The writer is done, whatever happened: input copies still charged are given back. */
+    void releaseInputs() {}
 
     /**
      * Task thread, before a record is handed over: memory for compressing it ({@code bound} bytes at most). Returns
@@ -44,19 +63,19 @@ abstract class WriterMemory {
     abstract boolean partialMayStartInMemory();
 
     /** Merger: {@code bytes} more of partial memory; false means the partial goes to file instead. */
-    abstract boolean tryReservePartial(long bytes);
+    abstract boolean tryReservePartial(long bytes) throws IOException;
 
     /**
      * Merger, {@code partial=records}: a record's {@code kept} bytes of memory become partial memory (released with
      * the partial, not as a record); false, and nothing changed, if a partial may not hold more.
      */
-    abstract boolean tryAdoptRecord(long kept);
+    abstract boolean tryAdoptRecord(long kept) throws IOException;
 
     /**
      * A buffer the writer does I/O through (a partial file's 64 KiB stream buffer; the merge's arrays are not charged);
      * false means go without. Upstream's are JVM heap, outside the host limit.
      */
-    abstract boolean tryReserveIoBuffer(long bytes);
+    abstract boolean tryReserveIoBuffer(long bytes) throws IOException;
 
     abstract void releaseIoBuffer(long bytes);
 
@@ -71,13 +90,73 @@ abstract class WriterMemory {
         return own.peak();
     }
 
-    /** Upstream: records are the in-flight limiter's business; partials check the host threshold. */
+    /**
+     * Upstream: records are the in-flight limiter's business (heap, outside {@code HostAlloc}); partials check the
+     * host threshold. As {@code HostAlloc} ({@code hostAlloc}, memoryBound=threshold), host use also counts the input
+     * batches' host copies, and a partial allocation under the threshold that does not fit the limit first spills
+     * other finished partials and retries ({@code spillAndCheckRetry}, HostAlloc.scala @ e465ec3851) before the
+     * partial goes to file. Without ({@code memoryBound=partials-only}), only partials count and one that does not fit
+     * goes straight to file.
+     */
     static final class Threshold extends WriterMemory {
         private final double threshold;
+        /** Null for partials-only. */
+        private final InputCopies inputs;
 
-        Threshold(HostMemory host, double threshold) {
+        Threshold(HostMemory host, double threshold, boolean hostAlloc) {
             super(host);
             this.threshold = threshold;
+            this.inputs = hostAlloc ? new InputCopies(host.budget()) : null;
+        }
+
+        /** {@code HostAlloc.alloc} of the batch's host copy: room is made by spilling finished partials first. */
+        @Override
+        void inputArrived(InputBatch batch) throws IOException {
+            if (inputs == null) {
+                return;
+            }
+            long bytes = inputs.arrived(batch);
+            if (bytes > 0) {
+                try {
+                    while (host.budget().used() + bytes > host.budget().limit() && host.spillLargestFinished() > 0) {
+                        // spilled one; look again
+                    }
+                } finally {
+                    // Charged even if a spill failed: the batch is counted as arrived, and is given back with the rest.
+                    inputs.charge(bytes);
+                }
+            }
+        }
+
+        @Override
+        void inputSerialized(InputBatch batch) {
+            if (inputs != null) {
+                inputs.serialized(batch);
+            }
+        }
+
+        @Override
+        void inputEnded() {
+            if (inputs != null) {
+                inputs.end();
+            }
+        }
+
+        @Override
+        void releaseInputs() {
+            if (inputs != null) {
+                inputs.releaseAll();
+            }
+        }
+
+        /** Reserves {@code bytes} of host memory, spilling other finished partials while it does not fit. */
+        private boolean reserveHost(long bytes) throws IOException {
+            while (!host.budget().tryReserve(bytes)) {
+                if (inputs == null || host.spillLargestFinished() == 0) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override
@@ -106,8 +185,8 @@ abstract class WriterMemory {
         }
 
         @Override
-        boolean tryReservePartial(long bytes) {
-            if (!host.usageBelow(threshold) || !host.budget().tryReserve(bytes)) {
+        boolean tryReservePartial(long bytes) throws IOException {
+            if (!host.usageBelow(threshold) || !reserveHost(bytes)) {
                 return false;
             }
             own.reserve(bytes);
@@ -116,8 +195,8 @@ abstract class WriterMemory {
 
         /** The record was counted only as the writer's own; as a partial it counts for the executor too. */
         @Override
-        boolean tryAdoptRecord(long kept) {
-            return host.usageBelow(threshold) && host.budget().tryReserve(kept);
+        boolean tryAdoptRecord(long kept) throws IOException {
+            return host.usageBelow(threshold) && reserveHost(kept);
         }
 
         @Override
@@ -189,7 +268,7 @@ abstract class WriterMemory {
         }
 
         @Override
-        boolean tryReservePartial(long bytes) {
+        boolean tryReservePartial(long bytes) throws IOException {
             if (!host.budget().tryReserve(bytes)) {
                 return false;
             }
@@ -199,12 +278,12 @@ abstract class WriterMemory {
 
         /** The record is charged to the executor already: the charge only changes hands. */
         @Override
-        boolean tryAdoptRecord(long kept) {
+        boolean tryAdoptRecord(long kept) throws IOException {
             return true;
         }
 
         @Override
-        boolean tryReserveIoBuffer(long bytes) {
+        boolean tryReserveIoBuffer(long bytes) throws IOException {
             return tryReservePartial(bytes);
         }
 
