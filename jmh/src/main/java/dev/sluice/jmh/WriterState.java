@@ -3,9 +3,11 @@ package dev.sluice.jmh;
 import dev.sluice.core.memory.DoesNotFitException;
 import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.run.WaveMemory;
+import dev.sluice.core.run.WaveStorage;
 import dev.sluice.core.run.Workload;
 import dev.sluice.core.write.StrategySpec;
 import dev.sluice.core.write.WriterConfig;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.openjdk.jmh.annotations.Level;
@@ -40,7 +42,7 @@ public class WriterState {
     private WriterConfig built;
 
     @Setup(Level.Trial)
-    public void check(WorkloadState workloadState) {
+    public void check(WorkloadState workloadState) throws IOException {
         Workload workload = workloadState.workload();
         spec = StrategySpec.parse("strategy", strategy);
         config = WriterConfig.builder().partitions(workload.partitions).threads(threads)
@@ -53,6 +55,11 @@ public class WriterState {
         }
         MemoryPlan plan = WaveMemory.plan(spec, probe, workload);
         String refusal = plan.refusal(MemoryPlan.availableMemory(), Runtime.getRuntime().maxMemory());
+        if (refusal == null) {
+            // The trial's files go under -Dsluice.dir or the temp directory (ExecutorState.trialDirectory).
+            refusal = WaveStorage.plan(spec, probe, workload).refusal(Path.of(System.getProperty(
+                    ExecutorState.DIR_PROPERTY, System.getProperty("java.io.tmpdir"))));
+        }
         if (refusal != null) {
             throw new DoesNotFitException(String.format(Locale.ROOT, "%s at %s x %.3f with %d tasks %s", strategy,
                     workload.size.label(), workload.scale, workload.tasks, refusal));

@@ -11,11 +11,17 @@ public final class SluiceCli {
     public static final int OK = 0;
     public static final int FAILED = 1;
     public static final int USAGE = 2;
+    /** What a shell reports for a run stopped by SIGINT (the JVM's own exit status then). */
+    public static final int INTERRUPTED = 130;
 
     private SluiceCli() {}
 
     public static void main(String[] args) {
-        System.exit(run(Arrays.asList(args), System.out, System.err));
+        int status = run(Arrays.asList(args), System.out, System.err);
+        if (!Interruption.happened()) {
+            // After a signal the JVM is already exiting, with 128 + the signal's number; exit() would block.
+            System.exit(status);
+        }
     }
 
     static String usage() {
@@ -61,6 +67,9 @@ public final class SluiceCli {
             err.println("sluice " + command + ": refused: " + e.getMessage());
             return USAGE;
         } catch (Exception e) {
+            if (Interruption.happened()) {
+                return INTERRUPTED; // said by the interruption itself
+            }
             err.println("sluice " + command + ": failed: " + e);
             e.printStackTrace(err);
             return FAILED;

@@ -3,30 +3,34 @@ package dev.sluice.core.cli;
 import dev.sluice.core.InvalidParameterException;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.IoFaults;
 import dev.sluice.core.io.ProcSelfIo;
 import dev.sluice.core.memory.DoesNotFitException;
 import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.output.MapOutput;
+import dev.sluice.core.output.MapOutputFiles;
 import dev.sluice.core.output.PartitionReader;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.MapTaskResult;
+import dev.sluice.core.run.OwnedFiles;
 import dev.sluice.core.run.ReduceRead;
 import dev.sluice.core.run.SeedScale;
 import dev.sluice.core.run.Wave;
 import dev.sluice.core.run.WaveInput;
 import dev.sluice.core.run.WaveMemory;
 import dev.sluice.core.run.WaveResult;
+import dev.sluice.core.run.WaveStorage;
 import dev.sluice.core.run.Workload;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.core.verify.Verifier;
+import dev.sluice.core.write.Presets;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.ShuffleWriters;
 import dev.sluice.core.write.StrategySpec;
 import dev.sluice.core.write.WriterConfig;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -47,8 +51,9 @@ final class WriteCommand {
     static Options options() {
         return new Options()
                 .required("strategy", "SPEC", "writer strategy, NAME or NAME:key=value:...: "
-                        + String.join(", ", ShuffleWriters.available().keySet())
-                        + " (options and defaults: scripts/sluice strategies)")
+                        + String.join(", ", ShuffleWriters.available().keySet()) + ", or a preset: "
+                        + String.join(", ", Presets.names()) + " (options, defaults and presets: scripts/sluice "
+                        + "strategies)")
                 .required("size", "NAME", "input per map task: " + DataSize.names()
                         + " (4 MB, 402 MB, 803 MB, 1.18 GB, 1.57 GB, 1.95 GB of Arrow buffers)")
                 .optional("scale", "F", Workload.DEFAULT_SCALE, "multiply the size by F (> 0), or "
@@ -68,7 +73,8 @@ final class WriteCommand {
                 .optional("memory-limit", "SIZE", "none", "host memory limit of the executor (spark.rapids.memory.host.offHeapLimit), or none as upstream's default; what it bounds is the strategy's (see its memoryBound option)")
                 .optional("seed", "N", Workload.DEFAULT_SEED, "input seed of task 0: same seed and options, same bytes")
                 .flag("fsync", "force data, index and checksum files to the device before the commit renames them")
-                .required("out", "DIR", "output directory (created if missing; map output files are replaced)");
+                .required("out", "DIR", "output directory (created if missing); what earlier runs wrote there (listed "
+                        + "in DIR/" + OwnedFiles.LIST + ") is removed first, nothing else is touched");
     }
 
     static String usage() {
@@ -86,9 +92,14 @@ final class WriteCommand {
                 + "SPEC is a strategy name, optionally with options: async:skipMerge=true, buffered:merge=gather:shrink=true\n"
                 + "('scripts/sluice strategies' lists every option with its default and upstream source).\n"
                 + "Only the wave (writing and committing) and the reduce-side read are timed; generation, partitioning\n"
-                + "and verification are not. A configuration that cannot fit this machine's memory is refused first.\n"
+                + "and verification are not. A configuration that cannot fit this machine's memory, the free space of\n"
+                + "DIR's file system or the process's open-file limit is refused first, with the numbers.\n"
+                + "Every file a run writes in DIR is listed in DIR/" + OwnedFiles.LIST + " before it is created; the next run\n"
+                + "removes those files first, and refuses a DIR holding map output files of shuffle 0 that no run listed.\n"
+                + "Ctrl-C (SIGINT) or SIGTERM stops the run and removes every file it wrote.\n"
                 + "Exit status: 0 written and verified, 1 the write failed or verification found a difference,\n"
-                + "2 invalid options or a configuration too big for this machine (nothing was created).\n\n"
+                + "2 invalid options or a configuration too big for this machine (nothing was created),\n"
+                + "130 or 143 interrupted by SIGINT or SIGTERM (nothing of the run is left).\n\n"
                 + "Options:\n" + options().describe();
     }
 
@@ -135,20 +146,38 @@ final class WriteCommand {
         for (String warning : strategy.warnings(config)) {
             err.println("sluice: warning: " + warning);
         }
+        String what = strategy.text() + " at " + workload.size.label() + " x "
+                + String.format(Locale.ROOT, "%.3f", workload.scale) + " with " + workload.tasks + " task"
+                + (workload.tasks == 1 ? "" : "s") + " ";
         String refusal = WaveMemory.plan(strategy, config, workload).refusal(MemoryPlan.availableMemory(),
                 Runtime.getRuntime().maxMemory());
         if (refusal != null) {
-            throw new DoesNotFitException(strategy.text() + " at " + workload.size.label() + " x "
-                    + String.format(Locale.ROOT, "%.3f", workload.scale) + " with " + workload.tasks + " tasks "
-                    + refusal);
+            throw new DoesNotFitException(what + refusal);
+        }
+        String storage = WaveStorage.plan(strategy, config, workload).refusal(outDir);
+        if (storage != null) {
+            throw new DoesNotFitException(what + storage);
         }
         if (!"given".equals(workload.scaleReason)) {
             err.println("sluice: " + workload.scaleReason);
         }
-        // Everything is valid: from here on files may be created.
-        Files.createDirectories(outDir);
-        try (BufferAllocator allocator = new RootAllocator()) {
-            return run(strategy, workload, config, allocator);
+        // Everything is valid: from here on files may be created, each listed first.
+        List<String> outputs = new ArrayList<>();
+        for (int task = 0; task < workload.tasks; task++) {
+            MapOutputFiles files = new MapOutputFiles(outDir, SHUFFLE_ID, task);
+            for (Path file : List.of(files.dataFile(), files.indexFile(), files.checksumFile())) {
+                outputs.add(file.getFileName().toString());
+            }
+        }
+        try (OwnedFiles owned = OwnedFiles.claim(outDir, SHUFFLE_ID, outputs);
+             Interruption interruption = new Interruption(Thread.currentThread(), owned, err);
+             BufferAllocator allocator = new RootAllocator()) {
+            if (owned.removedEarlier() > 0) {
+                err.printf(Locale.ROOT, "sluice: removed %d file%s (%.1f MB) an earlier run wrote to %s%n",
+                        owned.removedEarlier(), owned.removedEarlier() == 1 ? "" : "s",
+                        owned.removedEarlierBytes() / 1e6, owned.directory());
+            }
+            return run(strategy, workload, config, allocator, owned);
         }
     }
 
@@ -156,8 +185,8 @@ final class WriteCommand {
         return WriterConfig.parseMemoryLimit("--memory-limit", options.string("memory-limit"));
     }
 
-    private int run(StrategySpec strategy, Workload workload, WriterConfig config, BufferAllocator allocator)
-            throws Exception {
+    private int run(StrategySpec strategy, Workload workload, WriterConfig config, BufferAllocator allocator,
+                    OwnedFiles owned) throws Exception {
         long total = workload.taskBytes() * workload.tasks;
         Progress generating = new Progress(err, String.format(Locale.ROOT,
                 "generating and partitioning %d task input%s of %s x %.3f (%.1f MB each, seed %d + task)",
@@ -175,19 +204,21 @@ final class WriteCommand {
                 })) {
             generating.done(input.tasks().get(0).rows + " rows in " + input.tasks().get(0).batches
                     + " batches per task; fingerprint of task 0 " + input.tasks().get(0).fingerprint);
-            return writeReadAndVerify(strategy, workload, config, allocator, input);
+            return writeReadAndVerify(strategy, workload, config, allocator, input, owned);
         }
     }
 
     private int writeReadAndVerify(StrategySpec strategy, Workload workload, WriterConfig config,
-                                   BufferAllocator allocator, WaveInput input) throws Exception {
-        CountedStorage storage = new CountedStorage();
+                                   BufferAllocator allocator, WaveInput input, OwnedFiles owned) throws Exception {
+        CountedStorage storage = new CountedStorage(IoFaults.NONE, owned);
         WaveResult wave;
         try (ShuffleExecutor executor = strategy.createExecutor(config, storage, allocator);
              Wave tasks = new Wave(workload.tasks)) {
             Progress writing = new Progress(err, "writing " + workload.tasks + " task" + (workload.tasks == 1 ? "" : "s")
                     + " at once with " + strategy.text(), 1);
-            try {
+            try (Progress.Ticker ticker = writing.every(Progress.TICK_SECONDS, () -> String.format(Locale.ROOT,
+                    "%.1f MB written to storage so far (the input is %.1f MB)",
+                    storage.counters().snapshot().bytesWritten / 1e6, input.bytes() / 1e6))) {
                 wave = tasks.run(executor, input, config.codec, storage, DirtyPages.system());
             } catch (IOException e) {
                 err.println("sluice: write failed: " + e);

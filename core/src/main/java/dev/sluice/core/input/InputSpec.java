@@ -5,6 +5,8 @@ import dev.sluice.core.InvalidParameterException;
 /** What to generate for one map task. Validated on construction; same spec, same bytes. */
 public final class InputSpec {
     public static final int DEFAULT_ROWS_PER_BATCH = 32768;
+    /** The most rows a batch may hold: Arrow vectors index rows with an int, and their buffers grow by doubling. */
+    public static final int MAX_ROWS_PER_BATCH = Integer.MAX_VALUE / 2;
     public static final long DEFAULT_SEED = 42;
 
     public final DataSize size;
@@ -43,11 +45,16 @@ public final class InputSpec {
         if (batches < 0) {
             throw new InvalidParameterException("batches", batches, "an integer >= 1, or 0 for batches of rows-per-batch rows");
         }
-        if (batches > 0 && size.bytes() * scale / batches > Integer.MAX_VALUE / 2 * schema.meanBytesPerRow()) {
+        if (batches > 0 && size.bytes() * scale / batches > MAX_ROWS_PER_BATCH * schema.meanBytesPerRow()) {
             throw new InvalidParameterException("batches", batches, "enough batches that none exceeds "
-                    + Integer.MAX_VALUE / 2 + " rows");
+                    + MAX_ROWS_PER_BATCH + " rows");
         }
         this.batches = batches;
+    }
+
+    /** The largest scale at which {@code batches} batches of this size hold at most {@link #MAX_ROWS_PER_BATCH} rows. */
+    public double largestScale(int batches) {
+        return MAX_ROWS_PER_BATCH * schema.meanBytesPerRow() * batches / size.bytes();
     }
 
     public static InputSpec of(DataSize size, double scale) {

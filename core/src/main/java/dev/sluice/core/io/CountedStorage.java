@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class CountedStorage {
     private final IoCounters counters = new IoCounters();
     private final IoFaults faults;
+    private final FileJournal journal;
     private final AtomicLong writeAttempts = new AtomicLong();
     private final AtomicLong renameAttempts = new AtomicLong();
     private final Map<Path, FilePurpose> live = new ConcurrentHashMap<>();
@@ -36,7 +37,13 @@ public final class CountedStorage {
     }
 
     public CountedStorage(IoFaults faults) {
+        this(faults, FileJournal.NONE);
+    }
+
+    /** @param journal told of each file before it is created (a run's list of the files it owns) */
+    public CountedStorage(IoFaults faults, FileJournal journal) {
         this.faults = faults;
+        this.journal = journal;
     }
 
     public IoCounters counters() {
@@ -52,6 +59,7 @@ public final class CountedStorage {
         if (parent != null && !Files.isDirectory(parent)) {
             Files.createDirectories(parent);
         }
+        journal.beforeCreate(path);
         FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         live.put(path, purpose);
         counters.recordCreate();
@@ -74,6 +82,7 @@ public final class CountedStorage {
     /** Atomically renames {@code from} to {@code to}, replacing {@code to} if it exists. */
     public void rename(Path from, Path to) throws IOException {
         faults.beforeRename(renameAttempts.incrementAndGet(), from, to);
+        journal.beforeCreate(to); // the name comes into being here
         Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         counters.recordRename();
         FilePurpose purpose = live.remove(from);

@@ -66,7 +66,9 @@ public final class MemoryPlan {
         long total = offHeapTotal() + maxHeap;
         if (heapTotal() > maxHeap) {
             return String.format(Locale.ROOT, "needs %s of Java heap (%s) but the JVM's maximum heap is %s; "
-                    + "give it more with -Xmx", gib(heapTotal()), describe(heap), gib(maxHeap));
+                    + "give it more with -Xmx (scripts/sluice takes JVM options from SLUICE_JAVA_OPTS, default "
+                    + "-Xmx2g: SLUICE_JAVA_OPTS=-Xmx%dg scripts/sluice ...)", gib(heapTotal()), describe(heap),
+                    gib(maxHeap), (heapTotal() + Bytes.GiB - 1) / Bytes.GiB + 1);
         }
         if (total > available) {
             return String.format(Locale.ROOT, "needs up to %s of memory (%s, plus the JVM's %s heap) but this machine "

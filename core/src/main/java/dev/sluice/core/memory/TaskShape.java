@@ -21,6 +21,19 @@ public final class TaskShape {
         this.batches = Math.max(1, batches);
     }
 
+    /** "1 task" or "N tasks", for plans' words. */
+    public String tasksText() {
+        return tasks + (tasks == 1 ? " task" : " tasks");
+    }
+
+    /**
+     * What of an in-flight quota of {@code maxBytesInFlight} a task can fill: the quota counts its records'
+     * uncompressed bytes, which are at most its input.
+     */
+    public long inFlightBytes(long maxBytesInFlight) {
+        return Math.min(maxBytesInFlight, inputBytes);
+    }
+
     /** What a task's records take serialized, at most ({@link #SERIALIZED_PER_INPUT} of the input). */
     public long serializedBytes() {
         return (long) Math.ceil(inputBytes * SERIALIZED_PER_INPUT);

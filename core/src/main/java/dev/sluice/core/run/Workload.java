@@ -8,6 +8,7 @@ import dev.sluice.core.input.SchemaSpec;
 import dev.sluice.core.io.Bytes;
 import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.serde.ShuffleCodec;
+import java.util.Locale;
 
 /**
  * What a wave writes, in the words every front end uses: the command line ({@code --name}), the benchmarks
@@ -99,7 +100,16 @@ public final class Workload {
         if (byCount) {
             spec = spec.withBatches(integer(prefix + "batches", batches, 1, 1 << 20));
         } else if (!byBytes && !byRows) {
-            spec = spec.withBatches(dataSize.seedBatches());
+            int seedBatches = dataSize.seedBatches();
+            double most = spec.largestScale(seedBatches);
+            if (factor > most) {
+                // The scale, not the batches the user never gave, makes the seed's batches too large.
+                throw new InvalidParameterException(prefix + "scale", scale, String.format(Locale.ROOT,
+                        "a factor of at most %.4g, so that each of the seed's %d batch%s of %s holds at most %d rows "
+                                + "(or give --batches N)", most, seedBatches, seedBatches == 1 ? "" : "es",
+                        dataSize.label(), InputSpec.MAX_ROWS_PER_BATCH));
+            }
+            spec = spec.withBatches(seedBatches);
         } else if (byBytes) {
             long bytes;
             try {

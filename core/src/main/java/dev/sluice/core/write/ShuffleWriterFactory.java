@@ -1,6 +1,7 @@
 package dev.sluice.core.write;
 
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.StoragePlan;
 import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.write.option.OptionValues;
@@ -51,6 +52,17 @@ public interface ShuffleWriterFactory {
      * strategy's writers, beyond their input. A strategy that does not say adds nothing.
      */
     default void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, TaskShape shape) {}
+
+    /**
+     * Adds to {@code plan} the most the map tasks of {@code shape}, written at once, may need of the output
+     * directory's file system: bytes on it at once and files open at once. A strategy that does not say is assumed to
+     * write every byte twice (a scratch file and the output) and to hold a few files per task open.
+     */
+    default void planStorage(StoragePlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
+        plan.bytes("map outputs and their scratch files (2 x the output of " + shape.tasksText() + ", assumed)",
+                2 * shape.tasks * shape.serializedBytes());
+        plan.openFiles("files of " + shape.tasksText() + " (4 each, assumed)", 4L * shape.tasks);
+    }
 
     /**
      * Starts an executor for this strategy. All file I/O goes through {@code storage}; all Arrow memory comes from

@@ -2,6 +2,7 @@ package dev.sluice.core.write;
 
 import dev.sluice.core.InvalidParameterException;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.StoragePlan;
 import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.write.option.OptionValues;
@@ -84,6 +85,11 @@ public final class StrategySpec {
     /** What this spec will not do with {@code config} although it runs (see {@link ShuffleWriterFactory#warnings}). */
     public List<String> warnings(WriterConfig config) {
         return factory.warnings(config, options);
+    }
+
+    /** Adds what the map tasks of {@code shape}, written at once, need of the output directory's file system. */
+    public void planStorage(StoragePlan plan, WriterConfig config, TaskShape shape) {
+        factory.planStorage(plan, config, options, shape);
     }
 
     /** Adds what the map tasks of {@code shape}, written at once, hold in this strategy's writers. */

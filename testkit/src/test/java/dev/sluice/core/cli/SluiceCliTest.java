@@ -164,8 +164,8 @@ class SluiceCliTest {
         }
         assertTrue(json.contains("\"verified\":true"), json);
         assertTrue(json.contains("\"filesLeft\":0"), json);
-        assertEquals(List.of("shuffle_0_0_0.checksum.ADLER32", "shuffle_0_0_0.data", "shuffle_0_0_0.index"),
-                entries(out));
+        assertEquals(List.of(".sluice-files", "shuffle_0_0_0.checksum.ADLER32", "shuffle_0_0_0.data",
+                "shuffle_0_0_0.index"), entries(out));
         assertTrue(json.contains("\"strategyOptions\":{\"fileBuffer\":\"32KiB\""), json);
         assertTrue(r.err.contains("verifying"), "progress on stderr: " + r.err);
         assertEquals(List.of(), Threads.sluiceThreads());
@@ -196,7 +196,7 @@ class SluiceCliTest {
         assertTrue(r.err.contains("sluice: warning: skipMerge=true is ignored without a memory limit"), r.err);
         assertTrue(r.out.contains("\"warnings\":[\"skipMerge=true is ignored without a memory limit"), r.out);
         assertTrue(r.out.contains("\"verified\":true"), r.out);
-        assertEquals(List.of("shuffle_0_0_0.data", "shuffle_0_0_0.index"), entries(out));
+        assertEquals(List.of(".sluice-files", "shuffle_0_0_0.data", "shuffle_0_0_0.index"), entries(out));
         Result limited = run(with(with(validArgs(tmp.resolve("limited")), "--strategy", "async:skipMerge=true"),
                 "--memory-limit", "1g"));
         assertEquals(0, limited.status, limited.err);
@@ -215,6 +215,67 @@ class SluiceCliTest {
         assertTrue(peak > 0 && peak <= 4 * 1024 * 1024, "peakBufferedBytes " + peak);
         assertTrue(number(r.out, "spilledBytes") > 0, r.out);
         assertTrue(r.out.contains("\"verified\":true"), r.out);
+    }
+
+    @Test
+    void aSecondRunIntoADirectoryRemovesEveryFileTheFirstWroteAndNothingElse() throws Exception {
+        Path out = tmp.resolve("twice");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("notes.txt"), "mine");
+        Files.writeString(out.resolve("shuffle_1_0_0.data"), "another shuffle's");
+        Result first = run(with(with(validArgs(out), "--tasks", "3"), "--strategy", "per-batch"));
+        assertEquals(0, first.status, first.err);
+        assertEquals(List.of(".sluice-files", "notes.txt", "shuffle_0_0_0.checksum.ADLER32", "shuffle_0_0_0.data",
+                "shuffle_0_0_0.index", "shuffle_0_1_0.checksum.ADLER32", "shuffle_0_1_0.data", "shuffle_0_1_0.index",
+                "shuffle_0_2_0.checksum.ADLER32", "shuffle_0_2_0.data", "shuffle_0_2_0.index", "shuffle_1_0_0.data"),
+                entries(out));
+        Result second = run(with(validArgs(out), "--strategy", "buffered"));
+        assertEquals(0, second.status, second.err);
+        assertTrue(second.err.contains("sluice: removed 9 files"), second.err);
+        assertEquals(List.of(".sluice-files", "notes.txt", "shuffle_0_0_0.data", "shuffle_0_0_0.index",
+                "shuffle_1_0_0.data"), entries(out));
+        assertEquals("mine", Files.readString(out.resolve("notes.txt")));
+        assertTrue(second.out.contains("\"verified\":true"), second.out);
+    }
+
+    @Test
+    void aMapOutputFileNoRunListedIsNeverReplacedTheRunIsRefused() throws Exception {
+        Path out = tmp.resolve("foreign");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("shuffle_0_5_0.checksum.ADLER32"), "not Sluice's");
+        Result r = run(validArgs(out));
+        assertEquals(2, r.status, r.err);
+        assertTrue(r.err.contains("--out") && r.err.contains("shuffle_0_5_0.checksum.ADLER32")
+                && r.err.contains("did not write"), r.err);
+        assertEquals(List.of("shuffle_0_5_0.checksum.ADLER32"), entries(out));
+    }
+
+    @Test
+    void anOutputDirectoryThatCannotBeCreatedIsRefusedWithExitStatus2() {
+        Result r = run(with(validArgs(tmp), "--out", "/proc/sluice-test"));
+        assertEquals(2, r.status, r.err);
+        assertTrue(r.err.contains("/proc/sluice-test") && (r.err.contains("invalid --out") || r.err.contains("refused")),
+                r.err);
+        assertFalse(r.err.contains("\tat "), "no stack trace: " + r.err);
+    }
+
+    @Test
+    void aHugeScaleIsBlamedOnTheScaleNotOnBatchesNobodyGave() {
+        Result r = run(with(with(validArgs(tmp.resolve("huge")), "--size", "small"), "--scale", "1e9"));
+        assertEquals(2, r.status, r.err);
+        assertTrue(r.err.contains("invalid --scale '1e9'") && r.err.contains("at most"), r.err);
+    }
+
+    @Test
+    void moreOpenFilesThanTheProcessMayHaveAreRefusedWithTheNumbersBeforeAnythingIsCreated() {
+        long limit = dev.sluice.core.io.StoragePlan.maxOpenFiles();
+        org.junit.jupiter.api.Assumptions.assumeTrue(limit < 1_000_000, "this process may open " + limit + " files");
+        Path out = tmp.resolve("many");
+        Result r = run(with(validArgs(out), "--partitions", String.valueOf(limit + 1)));
+        assertEquals(2, r.status, r.err);
+        assertTrue(r.err.contains("refused") && r.err.contains("open files") && r.err.contains(String.valueOf(limit)),
+                r.err);
+        assertFalse(Files.exists(out));
     }
 
     @Test

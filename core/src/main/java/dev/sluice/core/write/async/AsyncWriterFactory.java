@@ -2,6 +2,7 @@ package dev.sluice.core.write.async;
 
 import dev.sluice.core.io.Bytes;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.StoragePlan;
 import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.write.ShuffleExecutor;
@@ -86,6 +87,11 @@ public final class AsyncWriterFactory implements ShuffleWriterFactory {
     @Override
     public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
         settings(config, options).planMemory(plan, config, shape);
+    }
+
+    @Override
+    public void planStorage(StoragePlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
+        settings(config, options).planStorage(plan, config, shape);
     }
 
     @Override

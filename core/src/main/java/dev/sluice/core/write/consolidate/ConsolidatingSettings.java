@@ -1,5 +1,6 @@
 package dev.sluice.core.write.consolidate;
 
+import dev.sluice.core.io.StoragePlan;
 import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.write.WriterConfig;
@@ -76,16 +77,35 @@ public final class ConsolidatingSettings {
             partials = Math.min(partials, config.memoryLimit);
         }
         plan.offHeap("partials (" + shape.batches + " per task, " + growth + ")", partials);
+        // What the in-flight quota can hold: maxBytesInFlight, or the task's whole input if that is less.
+        long inFlight = shape.inFlightBytes(maxBytesInFlight);
         if (recordBuffer == Modes.RecordBuffer.HEAP) {
-            plan.heap("compressed records (2 x maxBytesInFlight per task)", shape.tasks * 2 * maxBytesInFlight);
+            plan.heap("compressed records (2 x in-flight bytes per task)", shape.tasks * 2 * inFlight);
         } else if (pool || this.partial == Modes.Partial.RECORDS) {
             // Records from the allocator or the pool are rounded up to a power of two: up to twice their bound.
-            plan.offHeap("compressed records (2 x maxBytesInFlight per task, from the allocator or the pool)",
-                    shape.tasks * 2 * maxBytesInFlight);
+            plan.offHeap("compressed records (2 x in-flight bytes per task, from the allocator or the pool)",
+                    shape.tasks * 2 * inFlight);
         } else {
-            plan.direct("compressed records (maxBytesInFlight per task)", shape.tasks * maxBytesInFlight);
+            plan.direct("compressed records (in-flight bytes per task)", shape.tasks * inFlight);
         }
-        plan.offHeap("compression scratch (maxBytesInFlight per task)", shape.tasks * maxBytesInFlight);
+        plan.offHeap("compression scratch (in-flight bytes per task)", shape.tasks * inFlight);
+    }
+
+    /**
+     * Each task's data file; with several batches whose partials went to file, those files too until the merge has
+     * read them (upstream's merge deletes them after); with skip-merge, only partials that went to file. Open: a
+     * partial file per batch, the data, index and checksum files.
+     */
+    public void planStorage(StoragePlan plan, WriterConfig config, TaskShape shape) {
+        long once = shape.tasks * shape.serializedBytes();
+        if (shape.batches > 1 && !skipMerge) {
+            plan.bytes("partial files and the merged data files (the output of " + shape.tasksText() + ", twice)", 2 * once);
+        } else {
+            plan.bytes((skipMerge ? "partials that went to file" : "data files") + " (the output of "
+                    + shape.tasksText() + ", once)", once);
+        }
+        plan.openFiles("a partial file per batch of " + shape.tasksText() + " (" + shape.batches + " each), and "
+                + "each task's data, index and checksum files", (long) shape.tasks * (shape.batches + 3));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.sluice.core.write.perbatch;
 
 import dev.sluice.core.io.Bytes;
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.StoragePlan;
 import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.write.ShuffleExecutor;
@@ -59,7 +60,19 @@ public final class PerBatchWriterFactory implements ShuffleWriterFactory {
     @Override
     public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
         plan.offHeap("per-batch file buffers and compression scratch", shape.tasks
-                * (config.partitions * options.get(FILE_BUFFER) + options.get(MAX_BYTES_IN_FLIGHT)));
+                * (config.partitions * options.get(FILE_BUFFER) + shape.inFlightBytes(options.get(MAX_BYTES_IN_FLIGHT))));
+    }
+
+    /**
+     * Every task's partitions in temp files, each appended to the data file and deleted in turn at commit: about the
+     * output once, plus one partition; a temp file open per non-empty partition of every task until its commit.
+     */
+    @Override
+    public void planStorage(StoragePlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
+        plan.bytes("temp files and data files (the output of " + shape.tasksText() + ", once)", shape.tasks
+                * (shape.serializedBytes() + shape.serializedBytes() / config.partitions));
+        plan.openFiles("a temp file per partition of " + shape.tasksText() + " (" + config.partitions + " each), "
+                + "and each task's data, index and checksum files", (long) shape.tasks * (config.partitions + 3));
     }
 
     @Override

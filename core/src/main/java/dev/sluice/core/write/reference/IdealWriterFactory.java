@@ -1,6 +1,7 @@
 package dev.sluice.core.write.reference;
 
 import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.io.StoragePlan;
 import dev.sluice.core.memory.MemoryPlan;
 import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.write.ShuffleExecutor;
@@ -42,6 +43,13 @@ public final class IdealWriterFactory implements ShuffleWriterFactory {
         // Pooled records are rounded up to a power of two: up to twice their bytes.
         plan.offHeap("compressed records of every task, pooled", (long) Math.ceil(
                 shape.tasks * 2 * shape.inputBytes * TaskShape.SERIALIZED_PER_INPUT));
+    }
+
+    /** Each task's data file, written once; its data, index and checksum files open. */
+    @Override
+    public void planStorage(StoragePlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
+        plan.bytes("data files (the output of " + shape.tasksText() + ", once)", shape.tasks * shape.serializedBytes());
+        plan.openFiles("each task's data, index and checksum files", 3L * shape.tasks);
     }
 
     @Override
