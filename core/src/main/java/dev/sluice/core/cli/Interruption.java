@@ -21,21 +21,29 @@ final class Interruption implements AutoCloseable {
     private final Thread hook;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean finished;
+    private volatile OwnedFiles files;
 
     /** Whether a signal interrupted a run of this JVM: it is shutting down, and must not call System.exit. */
     static boolean happened() {
         return happened;
     }
 
-    /** Arms the hook for a run done by {@code work} whose files are {@code files}. */
-    Interruption(Thread work, OwnedFiles files, PrintStream err) {
+    /**
+     * Arms the hook for a run done by {@code work}. Close it last, once everything the run set up (its device too)
+     * is undone: the hook removes the run's files only then.
+     */
+    Interruption(Thread work, PrintStream err) {
         hook = new Thread(() -> {
             if (finished) {
                 return;
             }
             happened = true;
-            err.println("sluice: interrupted: stopping the run and removing what it wrote to " + files.directory());
-            files.stopCreating();
+            OwnedFiles watched = files;
+            err.println("sluice: interrupted: stopping the run" + (watched == null ? ""
+                    : " and removing what it wrote to " + watched.directory()));
+            if (watched != null) {
+                watched.stopCreating();
+            }
             work.interrupt();
             boolean clean;
             try {
@@ -43,17 +51,28 @@ final class Interruption implements AutoCloseable {
             } catch (InterruptedException e) {
                 clean = false;
             }
+            watched = files;
+            if (watched == null) {
+                err.println("sluice: interrupted before anything was written");
+                return;
+            }
             try {
-                int removed = files.removeAll();
+                int removed = watched.removeAll();
                 err.println("sluice: interrupted" + (clean ? "" : " (the run did not stop within " + STOP_SECONDS
-                        + " s)") + "; nothing this run wrote is left in " + files.directory() + " (the writers removed "
-                        + "their files" + (removed == 0 ? "" : ", and the last check " + removed + " more") + ")");
+                        + " s)") + "; nothing this run wrote is left in " + watched.directory() + " (the writers "
+                        + "removed their files" + (removed == 0 ? "" : ", and the last check " + removed + " more")
+                        + ")");
             } catch (IOException | RuntimeException e) {
                 err.println("sluice: interrupted, and removing this run's files failed: " + e + "; they are listed in "
-                        + files.directory().resolve(OwnedFiles.LIST) + ", which the next run removes");
+                        + watched.directory().resolve(OwnedFiles.LIST) + ", which the next run removes");
             }
         }, "sluice-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** The files the run writes, from now on: what the hook removes. */
+    void watch(OwnedFiles owned) {
+        files = owned;
     }
 
     /** The run is over (done, failed or interrupted): the hook has nothing more to wait for. */

@@ -32,7 +32,10 @@ public final class SluiceCli {
                 + "  write        write a wave of map tasks (--tasks, 1 by default) with one strategy, verify every output,\n"
                 + "               print one JSON line\n"
                 + "  strategies   list the writer strategies with their options, defaults and upstream sources;\n"
-                + "               'strategies SPEC...' checks specs such as async:skipMerge=true\n\n"
+                + "               'strategies SPEC...' checks specs such as async:skipMerge=true\n"
+                + "  device       emulated storage devices: 'device profiles' lists the profiles and where their figures\n"
+                + "               come from, 'device show SPEC' the figures a run gets, 'device cleanup' undoes what\n"
+                + "               runs killed outright left set up\n\n"
                 + "Options:\n"
                 + "  --help       print this help; 'scripts/sluice write --help' describes every write option\n";
     }
@@ -55,8 +58,10 @@ public final class SluiceCli {
                     return new WriteCommand(out, err).run(rest);
                 case "strategies":
                     return new StrategiesCommand(out).run(rest);
+                case "device":
+                    return new DeviceCommand(out, err).run(rest);
                 default:
-                    err.println("sluice: unknown command '" + command + "': allowed is write or strategies (see --help)");
+                    err.println("sluice: unknown command '" + command + "': allowed is write, strategies or device (see --help)");
                     return USAGE;
             }
         } catch (InvalidParameterException e) {

@@ -1,9 +1,13 @@
 package dev.sluice.core.cli;
 
 import dev.sluice.core.InvalidParameterException;
+import dev.sluice.core.device.DeviceProfile;
+import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.device.RunDevice;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.IoFaults;
+import dev.sluice.core.io.StoragePlan;
 import dev.sluice.core.io.ProcSelfIo;
 import dev.sluice.core.memory.DoesNotFitException;
 import dev.sluice.core.memory.MemoryPlan;
@@ -73,6 +77,11 @@ final class WriteCommand {
                 .optional("memory-limit", "SIZE", "none", "host memory limit of the executor (spark.rapids.memory.host.offHeapLimit), or none as upstream's default; what it bounds is the strategy's (see its memoryBound option)")
                 .optional("seed", "N", Workload.DEFAULT_SEED, "input seed of task 0: same seed and options, same bytes")
                 .flag("fsync", "force data, index and checksum files to the device before the commit renames them")
+                .optional("device", "SPEC", DeviceSpec.NATIVE, "where the files go: native (--out as given), "
+                        + "emulated:write=RATE:dirty=SIZE[:iops=N][:read=RATE][:size=SIZE], or a profile ("
+                        + String.join(", ", DeviceProfile.names()) + ", scaled to --tasks and --scale; list them "
+                        + "with scripts/sluice device profiles): a loop device made in --out for the run, throttled "
+                        + "and with its dirty page cache capped, torn down after it (needs root)")
                 .required("out", "DIR", "output directory (created if missing); what earlier runs wrote there (listed "
                         + "in DIR/" + OwnedFiles.LIST + ") is removed first, nothing else is touched");
     }
@@ -82,7 +91,7 @@ final class WriteCommand {
                 + "                            [--partitions N] [--codec CODEC] [--partitioning roundrobin|hash]\n"
                 + "                            [--batches N|--batch-bytes SIZE|--rows-per-batch N] [--threads N]\n"
                 + "                            [--memory-limit SIZE|none] [--keys uniform|zipf] [--seed N] [--fsync]\n"
-                + "                            [--columns LIST]\n\n"
+                + "                            [--columns LIST] [--device native|emulated:...|PROFILE]\n\n"
                 + "Generates each map task's Arrow input from its seed, partitions it, and writes all tasks at once\n"
                 + "through one executor of the strategy (the seed's mapper stage) into DIR in Spark's layout\n"
                 + "(shuffle_0_MAP_0.data, .index, and .checksum.ADLER32 where the strategy writes checksums;\n"
@@ -134,14 +143,14 @@ final class WriteCommand {
                 options.string("batch-bytes"), options.string("rows-per-batch"), options.string("partitioning"),
                 options.string("keys"), options.string("codec"), options.string("seed"), options.string("columns"));
         Path outDir = Paths.get(options.string("out"));
-        WriterConfig config = WriterConfig.builder()
+        DeviceSpec device = DeviceSpec.parse("--device", options.string("device"));
+        WriterConfig.Builder settings = WriterConfig.builder()
                 .partitions(workload.partitions)
                 .threads(options.integer("threads"))
                 .memoryLimit(memoryLimit(options))
                 .codec(workload.codec)
-                .fsync(options.flag("fsync"))
-                .outputDir(outDir)
-                .build();
+                .fsync(options.flag("fsync"));
+        WriterConfig config = settings.outputDir(outDir).build();
         strategy.check("--strategy", config);
         for (String warning : strategy.warnings(config)) {
             err.println("sluice: warning: " + warning);
@@ -154,9 +163,14 @@ final class WriteCommand {
         if (refusal != null) {
             throw new DoesNotFitException(what + refusal);
         }
-        String storage = WaveStorage.plan(strategy, config, workload).refusal(outDir);
+        StoragePlan storagePlan = WaveStorage.plan(strategy, config, workload);
+        String storage = storagePlan.refusal(outDir);
         if (storage != null) {
             throw new DoesNotFitException(what + storage);
+        }
+        String noDevice = RunDevice.refusal(device, storagePlan.bytesTotal());
+        if (noDevice != null) {
+            throw new InvalidParameterException("--device", device.text(), noDevice);
         }
         if (!"given".equals(workload.scaleReason)) {
             err.println("sluice: " + workload.scaleReason);
@@ -169,15 +183,23 @@ final class WriteCommand {
                 outputs.add(file.getFileName().toString());
             }
         }
-        try (OwnedFiles owned = OwnedFiles.claim(outDir, SHUFFLE_ID, outputs);
-             Interruption interruption = new Interruption(Thread.currentThread(), owned, err);
+        if (!device.isNative()) {
+            err.println("sluice: making device " + device.text() + " in " + outDir + " (its outputs go with it)");
+        }
+        // The interruption is closed last, once the device is undone too: only then does its hook remove files.
+        try (Interruption interruption = new Interruption(Thread.currentThread(), err);
+             RunDevice storageDevice = RunDevice.open(device, outDir, workload.tasks, workload.scale,
+                    storagePlan.bytesTotal(), err);
+             OwnedFiles owned = OwnedFiles.claim(storageDevice.directory(), SHUFFLE_ID, outputs);
              BufferAllocator allocator = new RootAllocator()) {
+            interruption.watch(owned);
             if (owned.removedEarlier() > 0) {
                 err.printf(Locale.ROOT, "sluice: removed %d file%s (%.1f MB) an earlier run wrote to %s%n",
                         owned.removedEarlier(), owned.removedEarlier() == 1 ? "" : "s",
                         owned.removedEarlierBytes() / 1e6, owned.directory());
             }
-            return run(strategy, workload, config, allocator, owned);
+            WriterConfig onDevice = settings.outputDir(storageDevice.directory()).build();
+            return run(strategy, workload, onDevice, allocator, owned, storageDevice);
         }
     }
 
@@ -186,7 +208,7 @@ final class WriteCommand {
     }
 
     private int run(StrategySpec strategy, Workload workload, WriterConfig config, BufferAllocator allocator,
-                    OwnedFiles owned) throws Exception {
+                    OwnedFiles owned, RunDevice device) throws Exception {
         long total = workload.taskBytes() * workload.tasks;
         Progress generating = new Progress(err, String.format(Locale.ROOT,
                 "generating and partitioning %d task input%s of %s x %.3f (%.1f MB each, seed %d + task)",
@@ -204,12 +226,13 @@ final class WriteCommand {
                 })) {
             generating.done(input.tasks().get(0).rows + " rows in " + input.tasks().get(0).batches
                     + " batches per task; fingerprint of task 0 " + input.tasks().get(0).fingerprint);
-            return writeReadAndVerify(strategy, workload, config, allocator, input, owned);
+            return writeReadAndVerify(strategy, workload, config, allocator, input, owned, device);
         }
     }
 
     private int writeReadAndVerify(StrategySpec strategy, Workload workload, WriterConfig config,
-                                   BufferAllocator allocator, WaveInput input, OwnedFiles owned) throws Exception {
+                                   BufferAllocator allocator, WaveInput input, OwnedFiles owned, RunDevice device)
+            throws Exception {
         CountedStorage storage = new CountedStorage(IoFaults.NONE, owned);
         WaveResult wave;
         try (ShuffleExecutor executor = strategy.createExecutor(config, storage, allocator);
@@ -248,7 +271,8 @@ final class WriteCommand {
                     + verified.size() + " outputs verified" : verified.stream().filter(v -> !v.ok())
                     .map(VerificationResult::toString).findFirst().orElse("");
             verifying.done(summary);
-            out.println(result(strategy, workload, config, input, wave, read, filesLeft, verified, ok, summary));
+            out.println(result(strategy, workload, config, input, wave, read, filesLeft, verified, ok, summary)
+                    .put("device", device.describe()));
             return ok ? 0 : 1;
         }
     }

@@ -1,0 +1,410 @@
+package dev.sluice.core.device;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A storage device with another machine's balance, made for one run with the kernel's own mechanisms and torn down
+ * after it (shared/research/machine-balance.md):
+ * <ol>
+ *   <li>a sparse image file, attached as a loop device with direct I/O (so the image adds no second page cache),
+ *       formatted ext4 and mounted;</li>
+ *   <li>its writeback throttled to the profile's bandwidth (and IOPS) by the kernel's block throttling
+ *       ({@link Throttle}: cgroup v1 blkio, or cgroup v2 io.max);</li>
+ *   <li>its dirty page cache capped through its bdi: {@code /sys/class/bdi/MAJ:MIN/max_bytes} with
+ *       {@code strict_limit}, so that its writers are throttled once that much of its data is dirty, whatever the
+ *       machine's own {@code vm.dirty_*} (which are never touched).</li>
+ * </ol>
+ * Every step is recorded in a {@link DeviceState} before or as it is taken, and {@link #close} undoes them in
+ * reverse: on success, failure, exception, and on SIGINT or SIGTERM (a shutdown hook tears the device down if its
+ * owner has not within a bounded time). After SIGKILL the record stays; the next device made on this machine, or
+ * {@code scripts/sluice device cleanup}, undoes it.
+ */
+public final class EmulatedDevice implements AutoCloseable {
+    /** How long the shutdown hook waits for the owner to close the device before it tears it down itself. */
+    static final long HOOK_WAIT_SECONDS = 90;
+    /** Inodes: one per MiB is plenty for map outputs, and keeps mkfs and its inode tables small. */
+    private static final String BYTES_PER_INODE = "1048576";
+
+    private final DeviceState state;
+    private final Path directory;
+    private final String mechanism;
+    private final DeviceProfile.Emulation figures;
+    private final long capacity;
+    private final Thread hook;
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private double rawWriteMBps = -1;
+    private boolean tornDown;
+
+    private EmulatedDevice(DeviceState state, Path directory, String mechanism, DeviceProfile.Emulation figures,
+                           long capacity) {
+        this.state = state;
+        this.directory = directory;
+        this.mechanism = mechanism;
+        this.figures = figures;
+        this.capacity = capacity;
+        this.hook = new Thread(this::onShutdown, "sluice-device-teardown");
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /**
+     * Why an emulated device cannot be made on this machine, in words, or null when it can: it needs root, loop
+     * devices, losetup, mkfs.ext4, mount and umount, a block throttle and the bdi's dirty cap.
+     */
+    public static String unavailable() {
+        if (!Files.isDirectory(Path.of("/sys/class/bdi"))) {
+            return "a Linux kernel with /sys/class/bdi (the per-device dirty cap)";
+        }
+        if (!Host.root()) {
+            return "root (loop devices, mounts, throttles and bdi settings are root's): this process is not uid 0";
+        }
+        if (!Files.exists(Path.of("/dev/loop-control"))) {
+            return "loop devices (/dev/loop-control does not exist; modprobe loop)";
+        }
+        for (String program : List.of("losetup", "mkfs.ext4", "mount", "umount")) {
+            if (Host.program(program) == null) {
+                return program + " on PATH";
+            }
+        }
+        List<String> why = new ArrayList<>();
+        if (Throttle.find(why) == null) {
+            return "the kernel's block throttling: " + String.join("; ", why);
+        }
+        return null;
+    }
+
+    /**
+     * Makes a device of {@code capacity} bytes with {@code figures}, its image and mount point in {@code base} (a
+     * directory on real storage), after undoing what dead runs left ({@link #cleanUpAbandoned}). On failure,
+     * everything made so far is undone before the exception leaves.
+     */
+    public static EmulatedDevice create(DeviceProfile.Emulation figures, long capacity, Path base, PrintStream log)
+            throws IOException {
+        String missing = unavailable();
+        if (missing != null) {
+            throw new IOException("an emulated device needs " + missing);
+        }
+        cleanUpAbandoned(log);
+        List<String> why = new ArrayList<>();
+        Throttle throttle = Throttle.find(why);
+        Path dir = base.toAbsolutePath().normalize();
+        boolean madeBase = !Files.isDirectory(dir);
+        DeviceState state = DeviceState.create();
+        try {
+            if (madeBase) {
+                state.put("base", dir.toString()); // made for the device: removed with it if left empty
+                Files.createDirectories(dir);
+            }
+            String name = "sluice-device-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+            Path image = dir.resolve(name + ".img");
+            state.put("image", image.toString());
+            try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
+                file.setLength(capacity); // sparse: blocks are allocated as the file system writes them
+            }
+            String loop = Host.run("losetup", "--direct-io=on", "-f", "--show", image.toString());
+            state.put("loop", loop);
+            String majMin = Host.read(Path.of("/sys/block", Path.of(loop).getFileName().toString(), "dev"));
+            state.put("majMin", majMin);
+            Host.run("mkfs.ext4", "-q", "-F", "-i", BYTES_PER_INODE, "-E", "lazy_itable_init=0,lazy_journal_init=0",
+                    loop);
+            Path mount = dir.resolve(name + ".mnt");
+            state.put("mount", mount.toString());
+            Files.createDirectories(mount);
+            Host.run("mount", "-o", "noatime", loop, mount.toString());
+            state.put("mounted", "true");
+            Path bdi = Path.of("/sys/class/bdi", majMin);
+            state.put("bdi.strict_limit", Host.read(bdi.resolve("strict_limit")));
+            state.put("bdi.max_ratio", Host.read(bdi.resolve("max_ratio")));
+            state.put("bdi", bdi.toString());
+            Host.write(bdi.resolve("max_bytes"), String.valueOf(figures.dirtyBytes));
+            Host.write(bdi.resolve("strict_limit"), "1");
+            throttle.apply(majMin, figures, state);
+            Path directory = mount.resolve("run");
+            Files.createDirectories(directory);
+            return new EmulatedDevice(state, directory, throttle.describe(), figures, capacity);
+        } catch (IOException | RuntimeException | Error e) {
+            List<String> problems = tearDown(state);
+            for (String problem : problems) {
+                e.addSuppressed(new IOException("undoing the device: " + problem));
+            }
+            throw e;
+        }
+    }
+
+    /** Where the run's files go: a directory on the device. */
+    public Path directory() {
+        return directory;
+    }
+
+    /** The throttle's mechanism, in words. */
+    public String mechanism() {
+        return mechanism;
+    }
+
+    public DeviceProfile.Emulation figures() {
+        return figures;
+    }
+
+    public long capacity() {
+        return capacity;
+    }
+
+    /** The loop device's MAJ:MIN. */
+    public String majMin() {
+        return state.get("majMin");
+    }
+
+    /** The bdi's dirty cap and strict flag and the throttle as the kernel reports them now, for checks. */
+    public String readBack() throws IOException {
+        Path bdi = Path.of(state.get("bdi"));
+        return "max_bytes=" + Host.read(bdi.resolve("max_bytes")) + " strict_limit="
+                + Host.read(bdi.resolve("strict_limit"));
+    }
+
+    /**
+     * The raw write of one copy through the device: {@code bytes} written in 1 MiB calls, then forced to it; MB/s
+     * (decimal) from the first write to the end of the fsync. The file is removed afterwards.
+     */
+    public double measureRawWrite(long bytes) throws IOException {
+        Path file = directory.resolve("sluice-raw-write");
+        ByteBuffer block = ByteBuffer.allocateDirect(1 << 20);
+        for (int i = 0; i < block.capacity(); i += 8) {
+            block.putLong(i, 0x9E3779B97F4A7C15L * (i + 1)); // incompressible enough; ext4 does not compress anyway
+        }
+        long start = System.nanoTime();
+        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            long written = 0;
+            while (written < bytes) {
+                block.clear().limit((int) Math.min(block.capacity(), bytes - written));
+                while (block.hasRemaining()) {
+                    written += out.write(block);
+                }
+            }
+            out.force(true);
+        } finally {
+            double seconds = (System.nanoTime() - start) / 1e9;
+            Files.deleteIfExists(file);
+            rawWriteMBps = bytes / 1e6 / seconds;
+        }
+        return rawWriteMBps;
+    }
+
+    /** The last {@link #measureRawWrite} in MB/s, or -1. */
+    public double rawWriteMBps() {
+        return rawWriteMBps;
+    }
+
+    /** One line for results: mechanism, limits, dirty cap, and the measured raw write. */
+    public String describe() {
+        return String.format(Locale.ROOT, "loop device %s (ext4, direct I/O, %s capacity), %s: write %.1f MB/s%s%s, "
+                        + "dirty cap %.2f GB (bdi max_bytes, strict_limit); raw write of one copy measured %s",
+                majMin(), DeviceProfile.gb(capacity), mechanism, figures.writeBytesPerSecond / 1e6,
+                figures.iops > 0 ? ", " + figures.iops + " IOPS" : "",
+                figures.readBytesPerSecond > 0 ? String.format(Locale.ROOT, ", read %.1f MB/s",
+                        figures.readBytesPerSecond / 1e6) : "",
+                figures.dirtyBytes / 1e9, rawWriteMBps < 0 ? "(not yet)"
+                        : String.format(Locale.ROOT, "%.1f MB/s", rawWriteMBps));
+    }
+
+    /** Undoes everything, in reverse; throws if something could not be undone (the record then stays). */
+    @Override
+    public synchronized void close() throws IOException {
+        if (tornDown) {
+            return;
+        }
+        tornDown = true;
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook is running: it waits for this teardown to finish, so that the JVM does not exit halfway.
+        }
+        List<String> problems;
+        try {
+            problems = tearDown(state);
+        } finally {
+            closed.countDown();
+        }
+        if (!problems.isEmpty()) {
+            throw new IOException("the emulated device was not fully undone (its record " + state.file()
+                    + " stays for scripts/sluice device cleanup): " + String.join("; ", problems));
+        }
+    }
+
+    /** SIGINT or SIGTERM: the owner normally closes the device while stopping; if it has not in time, do it here. */
+    private void onShutdown() {
+        try {
+            if (!closed.await(HOOK_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                synchronized (this) {
+                    if (!tornDown) {
+                        tornDown = true;
+                        List<String> problems = tearDown(state);
+                        System.err.println("sluice: the emulated device was torn down at exit"
+                                + (problems.isEmpty() ? "" : "; not undone: " + String.join("; ", problems)));
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Undoes what the records of processes that are no longer alive name (a run killed with SIGKILL); returns how
+     * many it undid. Records of live processes are left alone: their runs are still going.
+     */
+    public static int cleanUpAbandoned(PrintStream log) throws IOException {
+        int undone = 0;
+        for (DeviceState state : DeviceState.all()) {
+            if (state.pid() == ProcessHandle.current().pid() || Host.alive(state.pid())) {
+                continue;
+            }
+            List<String> problems = tearDown(state);
+            undone++;
+            log.println("sluice: undid the emulated device of dead process " + state.pid() + " (" + state.file()
+                    + ")" + (problems.isEmpty() ? "" : "; not undone: " + String.join("; ", problems)));
+        }
+        return undone;
+    }
+
+    /** The records of devices now set up on this machine, by any process. */
+    public static List<String> recorded() throws IOException {
+        List<String> all = new ArrayList<>();
+        for (DeviceState state : DeviceState.all()) {
+            all.add(state + (Host.alive(state.pid()) ? " (its process is running)" : " (its process is gone)"));
+        }
+        return all;
+    }
+
+    /** Undoes what {@code state} records, in reverse order; every step is tried; returns what failed. */
+    static List<String> tearDown(DeviceState state) {
+        List<String> problems = new ArrayList<>();
+        Throttle.undo(state, problems);
+        String bdi = state.get("bdi");
+        if (bdi != null) {
+            // max_ratio last: writing it sets max_bytes from it (writing max_bytes 0 would set max_ratio to 0).
+            try {
+                Host.write(Path.of(bdi, "strict_limit"), state.getOrDefault("bdi.strict_limit", "0"));
+                Host.write(Path.of(bdi, "max_ratio"), state.getOrDefault("bdi.max_ratio", "100"));
+            } catch (IOException e) {
+                problems.add("restoring " + bdi + ": " + e.getMessage());
+            }
+        }
+        String mount = state.get("mount");
+        if (mount != null) {
+            if (mounted(mount)) {
+                unmount(mount, problems);
+            }
+            try {
+                Files.deleteIfExists(Path.of(mount));
+            } catch (IOException e) {
+                problems.add("removing the mount point " + mount + ": " + e.getMessage());
+            }
+        }
+        String image = state.get("image");
+        if (image != null) {
+            for (String loop : loopsOf(image, state.get("loop"))) {
+                try {
+                    Host.run("losetup", "-d", loop);
+                } catch (IOException e) {
+                    problems.add(e.getMessage());
+                }
+            }
+            try {
+                Files.deleteIfExists(Path.of(image));
+            } catch (IOException e) {
+                problems.add("removing the image " + image + ": " + e.getMessage());
+            }
+        }
+        String base = state.get("base");
+        if (base != null) {
+            try (java.nio.file.DirectoryStream<Path> left = Files.newDirectoryStream(Path.of(base))) {
+                if (!left.iterator().hasNext()) {
+                    Files.delete(Path.of(base));
+                }
+            } catch (java.nio.file.NoSuchFileException gone) {
+                // removed already
+            } catch (IOException e) {
+                problems.add("removing " + base + ": " + e.getMessage());
+            }
+        }
+        if (problems.isEmpty()) {
+            try {
+                state.delete();
+            } catch (IOException e) {
+                problems.add("removing the record " + state.file() + ": " + e.getMessage());
+            }
+        }
+        return problems;
+    }
+
+    private static boolean mounted(String mount) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/mounts"))) {
+                String[] f = line.split(" ");
+                if (f.length > 1 && f[1].equals(mount)) {
+                    return true;
+                }
+            }
+        } catch (IOException e) {
+            return true; // try to unmount anyway
+        }
+        return false;
+    }
+
+    /** Unmounts, retrying while busy (files just closed), then lazily as a last resort. */
+    private static void unmount(String mount, List<String> problems) {
+        IOException last = null;
+        for (int attempt = 0; attempt < 10; attempt++) {
+            try {
+                Host.run("umount", mount);
+                return;
+            } catch (IOException e) {
+                last = e;
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        try {
+            Host.run("umount", "-l", mount);
+            problems.add("the mount " + mount + " was busy and is detached lazily (" + last.getMessage() + ")");
+        } catch (IOException e) {
+            problems.add(e.getMessage());
+        }
+    }
+
+    /**
+     * The loop devices backed by {@code image}: the recorded one if it still is, and any other (a run killed between
+     * attaching and recording it).
+     */
+    private static List<String> loopsOf(String image, String recorded) {
+        List<String> loops = new ArrayList<>();
+        try {
+            for (String line : Host.run("losetup", "-j", image).split("\n")) {
+                int colon = line.indexOf(':');
+                if (colon > 0) {
+                    loops.add(line.substring(0, colon));
+                }
+            }
+        } catch (IOException e) {
+            if (recorded != null) {
+                loops.add(recorded);
+            }
+        }
+        return loops;
+    }
+}

@@ -1,0 +1,124 @@
+package dev.sluice.core.device;
+
+import dev.sluice.core.io.Bytes;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The storage a run writes to, for the command line and the benchmarks alike: the directory as given
+ * ({@code native}), or a directory on an {@link EmulatedDevice} made for the run in it, which closing tears down.
+ */
+public final class RunDevice implements AutoCloseable {
+    /** An emulated device gets this much room beyond what the run plans to keep on it (ext4's metadata, slack). */
+    static final long SLACK = 512 * Bytes.MiB;
+
+    private final DeviceSpec spec;
+    private final Path directory;
+    private final EmulatedDevice device;
+
+    private RunDevice(DeviceSpec spec, Path directory, EmulatedDevice device) {
+        this.spec = spec;
+        this.directory = directory;
+        this.device = device;
+    }
+
+    /**
+     * Why {@code spec} cannot be used for a run that plans to keep {@code plannedBytes} on it, in words, or null:
+     * an emulated device needs what {@link EmulatedDevice#unavailable} says, and room for the run if its size is
+     * given.
+     */
+    public static String refusal(DeviceSpec spec, long plannedBytes) {
+        if (spec.isNative()) {
+            return null;
+        }
+        String missing = EmulatedDevice.unavailable();
+        if (missing != null) {
+            return "native on this machine: an emulated device needs " + missing;
+        }
+        if (spec.size() > 0 && spec.size() < plannedBytes + SLACK) {
+            return String.format(Locale.ROOT, "size=%s or more: the run plans to keep up to %.2f GB on the device, "
+                    + "plus %s for the file system", Bytes.format(plannedBytes + SLACK), plannedBytes / 1e9,
+                    Bytes.format(SLACK));
+        }
+        return null;
+    }
+
+    /** The capacity an emulated device of {@code spec} gets for a run that keeps up to {@code plannedBytes}. */
+    public static long capacity(DeviceSpec spec, long plannedBytes) {
+        return spec.size() > 0 ? spec.size() : Math.max(Bytes.GiB, plannedBytes + plannedBytes / 4 + SLACK);
+    }
+
+    /**
+     * Opens the run's storage: for {@code native}, {@code dir} itself; else a device made in {@code dir} with the
+     * figures {@code spec} gives a run of {@code tasks} tasks at data scale {@code scale}, then its raw write measured.
+     */
+    public static RunDevice open(DeviceSpec spec, Path dir, int tasks, double scale, long plannedBytes,
+                                 PrintStream log) throws IOException {
+        if (spec.isNative()) {
+            return new RunDevice(spec, dir, null);
+        }
+        DeviceProfile.Emulation figures = spec.resolve(tasks, scale);
+        EmulatedDevice device = EmulatedDevice.create(figures, capacity(spec, plannedBytes), dir, log);
+        try {
+            // About two seconds of the device's bandwidth, forced to it: what one copy through it costs.
+            long bytes = Math.max(64 * Bytes.MiB, Math.min(512 * Bytes.MiB, 2 * figures.writeBytesPerSecond));
+            device.measureRawWrite(bytes);
+            log.println("sluice: device " + spec.text() + ": " + figures.derivation + "; " + device.describe());
+            return new RunDevice(spec, device.directory(), device);
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                device.close();
+            } catch (IOException undo) {
+                e.addSuppressed(undo);
+            }
+            throw e;
+        }
+    }
+
+    /** Where the run's files go. */
+    public Path directory() {
+        return directory;
+    }
+
+    public DeviceSpec spec() {
+        return spec;
+    }
+
+    /** The emulated device, or null for native storage. */
+    public EmulatedDevice emulated() {
+        return device;
+    }
+
+    /** What a result records of the device: its spec, and for an emulated one its mechanism and figures. */
+    public Map<String, Object> describe() {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("spec", spec.text());
+        if (device == null) {
+            d.put("mechanism", "native: the output directory as given");
+            return d;
+        }
+        DeviceProfile.Emulation figures = device.figures();
+        d.put("profile", spec.profile() == null ? null : spec.profile().name);
+        d.put("mechanism", device.mechanism() + "; loop device " + device.majMin()
+                + " (ext4, direct I/O); dirty cap by bdi max_bytes with strict_limit");
+        d.put("writeBytesPerSecond", figures.writeBytesPerSecond);
+        d.put("readBytesPerSecond", figures.readBytesPerSecond);
+        d.put("iops", figures.iops);
+        d.put("dirtyBytes", figures.dirtyBytes);
+        d.put("capacityBytes", device.capacity());
+        d.put("rawWriteMBps", Math.round(device.rawWriteMBps() * 10) / 10.0);
+        d.put("derivation", figures.derivation);
+        return d;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (device != null) {
+            device.close();
+        }
+    }
+}
