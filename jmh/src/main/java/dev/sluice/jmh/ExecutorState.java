@@ -1,5 +1,6 @@
 package dev.sluice.jmh;
 
+import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.Wave;
@@ -9,7 +10,6 @@ import dev.sluice.core.write.WriterConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Level;
@@ -37,12 +37,15 @@ public class ExecutorState {
     private InputState inputs;
     private DirtyPages dirty;
     private boolean warmingUp;
+    private EmulatedDevice device;
 
     @Setup(Level.Trial)
-    public void start(WriterState writers, InputState inputs, GateState gate) throws Exception {
+    public void start(WriterState writers, InputState inputs, GateState gate, StorageState storageState)
+            throws Exception {
         this.inputs = inputs;
         this.dirty = gate.dirty();
-        dir = newTrialDirectory("sluice-jmh-");
+        this.device = storageState.emulated();
+        dir = storageState.newTrialDirectory("sluice-jmh-");
         config = writers.config(dir);
         storage = new CountedStorage();
         executor = writers.spec().createExecutor(config, storage, inputs.allocator());
@@ -64,6 +67,11 @@ public class ExecutorState {
         return storage;
     }
 
+    /** The trial's emulated device, or null on native storage. */
+    EmulatedDevice device() {
+        return device;
+    }
+
     @TearDown(Level.Trial)
     public void stop() throws IOException {
         try {
@@ -83,8 +91,7 @@ public class ExecutorState {
 
     /** A fresh directory for one trial's files, under {@code -Dsluice.dir} or the temp directory. */
     static Path newTrialDirectory(String prefix) throws IOException {
-        return Files.createTempDirectory(Paths.get(System.getProperty(DIR_PROPERTY,
-                System.getProperty("java.io.tmpdir"))), prefix);
+        return Files.createTempDirectory(StorageState.base(), prefix);
     }
 
     static void deleteDirectory(Path dir) throws IOException {

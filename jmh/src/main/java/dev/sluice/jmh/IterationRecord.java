@@ -1,5 +1,6 @@
 package dev.sluice.jmh;
 
+import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.io.IoSnapshot;
 import dev.sluice.core.io.ProcSelfIo;
 import dev.sluice.core.run.DirtyPages;
@@ -30,10 +31,12 @@ final class IterationRecord {
     final long peakBufferedBytes;
     final long peakDirtyBytes;
     final DirtyPages.Settled gate;
+    /** The trial's emulated device, or null on native storage. */
+    final EmulatedDevice device;
 
     IterationRecord(int tasks, long inputBytes, int batches, long dataBytes, long waveNanos, long sumTaskNanos,
                     long slowestTaskNanos, long readNanos, IoSnapshot io, Optional<ProcSelfIo> proc,
-                    long peakBufferedBytes, long peakDirtyBytes, DirtyPages.Settled gate) {
+                    long peakBufferedBytes, long peakDirtyBytes, DirtyPages.Settled gate, EmulatedDevice device) {
         this.tasks = tasks;
         this.inputBytes = inputBytes;
         this.batches = batches;
@@ -47,6 +50,7 @@ final class IterationRecord {
         this.peakBufferedBytes = peakBufferedBytes;
         this.peakDirtyBytes = peakDirtyBytes;
         this.gate = gate;
+        this.device = device;
     }
 
     static void publish(IterationRecord record) {

@@ -80,7 +80,7 @@ public class IterationState {
                     wave.tasks.get(0).input.batches, wave.outputs().stream().mapToLong(o -> o.totalBytes()).sum(),
                     wave.wallNanos, wave.sumTaskNanos(),
                     wave.slowestTaskNanos(), read.nanos, wave.io, wave.proc, wave.peakBufferedBytes(),
-                    wave.peakDirtyBytes, gate.settled()));
+                    wave.peakDirtyBytes, gate.settled(), executor.device()));
         } finally {
             wave.delete(executor.storage());
             wave = null;

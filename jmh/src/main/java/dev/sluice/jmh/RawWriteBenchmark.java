@@ -1,6 +1,7 @@
 package dev.sluice.jmh;
 
 import dev.sluice.core.InvalidParameterException;
+import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.FilePurpose;
 import dev.sluice.core.io.IoSnapshot;
@@ -69,10 +70,12 @@ public class RawWriteBenchmark extends RunSettings {
         private int tasks;
         private long inputBytes;
         private int batches;
+        private EmulatedDevice device;
 
         @Setup(Level.Trial)
-        public void start(WorkloadState workloadState) throws Exception {
+        public void start(WorkloadState workloadState, StorageState storageState) throws Exception {
             Workload workload = workloadState.workload();
+            device = storageState.emulated();
             tasks = workload.tasks;
             inputBytes = workload.taskBytes();
             batches = workload.batchesPerTask();
@@ -90,7 +93,7 @@ public class RawWriteBenchmark extends RunSettings {
             }
             System.out.printf("sluice raw write: %d tasks x %d bytes (%s) in %d-byte writes%n", tasks, bytes,
                     COMPUTED.equals(fileBytes) ? "a data file of this input, computed" : "given", WRITE_SIZE);
-            dir = ExecutorState.newTrialDirectory("sluice-raw-");
+            dir = storageState.newTrialDirectory("sluice-raw-");
             chunk = ByteBuffer.allocateDirect(WRITE_SIZE);
             SplittableRandom random = new SplittableRandom(workload.inputSpec().seed);
             while (chunk.remaining() >= Long.BYTES) {
@@ -208,7 +211,7 @@ public class RawWriteBenchmark extends RunSettings {
         IterationRecord.publish(new IterationRecord(raw.tasks, raw.inputBytes, raw.batches, raw.bytes * raw.tasks, wall, sum, slowest, 0,
                 raw.storage.counters().snapshot().since(before),
                 procBefore.isPresent() && procAfter.isPresent() ? Optional.of(procAfter.get().since(procBefore.get()))
-                        : Optional.empty(), WRITE_SIZE, peakDirty, gate.settled()));
+                        : Optional.empty(), WRITE_SIZE, peakDirty, gate.settled(), raw.device));
         return wall;
     }
 

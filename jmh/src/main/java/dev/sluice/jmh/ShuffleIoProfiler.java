@@ -100,6 +100,13 @@ public final class ShuffleIoProfiler implements InternalProfiler {
         if (r.peakDirtyBytes >= 0) {
             out.add(avg("dirty.peakBytes", r.peakDirtyBytes, "B"));
         }
+        if (r.device != null) {
+            // The emulated device the wave wrote to: the limits the kernel enforced, and one copy's raw write.
+            out.add(avg("device.writeMBps", r.device.figures().writeBytesPerSecond / 1e6, "MB/s"));
+            out.add(avg("device.dirtyMB", r.device.figures().dirtyBytes / 1e6, "MB"));
+            out.add(avg("device.iops", r.device.figures().iops, "ops/s"));
+            out.add(avg("device.rawWriteMBps", r.device.rawWriteMBps(), "MB/s"));
+        }
         if (r.gate != null) {
             out.add(avg("gate.dirtyBytesBefore", r.gate.before, "B"));
             out.add(avg("gate.dirtyBytesAtStart", r.gate.after, "B"));

@@ -189,7 +189,7 @@ final class WriteCommand {
         // The interruption is closed last, once the device is undone too: only then does its hook remove files.
         try (Interruption interruption = new Interruption(Thread.currentThread(), err);
              RunDevice storageDevice = RunDevice.open(device, outDir, workload.tasks, workload.scale,
-                    storagePlan.bytesTotal(), err);
+                    storagePlan.bytesTotal(), err, true);
              OwnedFiles owned = OwnedFiles.claim(storageDevice.directory(), SHUFFLE_ID, outputs);
              BufferAllocator allocator = new RootAllocator()) {
             interruption.watch(owned);

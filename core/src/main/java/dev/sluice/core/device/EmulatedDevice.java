@@ -47,13 +47,16 @@ public final class EmulatedDevice implements AutoCloseable {
     private double rawWriteMBps = -1;
     private boolean tornDown;
 
+    private final long hookWaitSeconds;
+
     private EmulatedDevice(DeviceState state, Path directory, String mechanism, DeviceProfile.Emulation figures,
-                           long capacity) {
+                           long capacity, long hookWaitSeconds) {
         this.state = state;
         this.directory = directory;
         this.mechanism = mechanism;
         this.figures = figures;
         this.capacity = capacity;
+        this.hookWaitSeconds = hookWaitSeconds;
         this.hook = new Thread(this::onShutdown, "sluice-device-teardown");
         Runtime.getRuntime().addShutdownHook(hook);
     }
@@ -88,9 +91,13 @@ public final class EmulatedDevice implements AutoCloseable {
      * Makes a device of {@code capacity} bytes with {@code figures}, its image and mount point in {@code base} (a
      * directory on real storage), after undoing what dead runs left ({@link #cleanUpAbandoned}). On failure,
      * everything made so far is undone before the exception leaves.
+     *
+     * @param ownerClosesOnSignal whether, on SIGINT or SIGTERM, the owner stops its run and closes the device (the
+     *     command line does): the shutdown hook then waits for it, up to {@value #HOOK_WAIT_SECONDS} s; otherwise (a
+     *     JMH fork, whose trial teardown does not run at exit) the hook tears the device down at once
      */
-    public static EmulatedDevice create(DeviceProfile.Emulation figures, long capacity, Path base, PrintStream log)
-            throws IOException {
+    public static EmulatedDevice create(DeviceProfile.Emulation figures, long capacity, Path base, PrintStream log,
+                                        boolean ownerClosesOnSignal) throws IOException {
         String missing = unavailable();
         if (missing != null) {
             throw new IOException("an emulated device needs " + missing);
@@ -132,7 +139,8 @@ public final class EmulatedDevice implements AutoCloseable {
             throttle.apply(majMin, figures, state);
             Path directory = mount.resolve("run");
             Files.createDirectories(directory);
-            return new EmulatedDevice(state, directory, throttle.describe(), figures, capacity);
+            return new EmulatedDevice(state, directory, throttle.describe(), figures, capacity,
+                    ownerClosesOnSignal ? HOOK_WAIT_SECONDS : 0);
         } catch (IOException | RuntimeException | Error e) {
             List<String> problems = tearDown(state);
             for (String problem : problems) {
@@ -244,7 +252,7 @@ public final class EmulatedDevice implements AutoCloseable {
     /** SIGINT or SIGTERM: the owner normally closes the device while stopping; if it has not in time, do it here. */
     private void onShutdown() {
         try {
-            if (!closed.await(HOOK_WAIT_SECONDS, TimeUnit.SECONDS)) {
+            if (!closed.await(hookWaitSeconds, TimeUnit.SECONDS)) {
                 synchronized (this) {
                     if (!tornDown) {
                         tornDown = true;

@@ -54,15 +54,17 @@ public final class RunDevice implements AutoCloseable {
 
     /**
      * Opens the run's storage: for {@code native}, {@code dir} itself; else a device made in {@code dir} with the
-     * figures {@code spec} gives a run of {@code tasks} tasks at data scale {@code scale}, then its raw write measured.
+     * figures {@code spec} gives a run of {@code tasks} tasks at data scale {@code scale}, then its raw write measured
+     * ({@code ownerClosesOnSignal}: see {@link EmulatedDevice#create}).
      */
     public static RunDevice open(DeviceSpec spec, Path dir, int tasks, double scale, long plannedBytes,
-                                 PrintStream log) throws IOException {
+                                 PrintStream log, boolean ownerClosesOnSignal) throws IOException {
         if (spec.isNative()) {
             return new RunDevice(spec, dir, null);
         }
         DeviceProfile.Emulation figures = spec.resolve(tasks, scale);
-        EmulatedDevice device = EmulatedDevice.create(figures, capacity(spec, plannedBytes), dir, log);
+        EmulatedDevice device = EmulatedDevice.create(figures, capacity(spec, plannedBytes), dir, log,
+                ownerClosesOnSignal);
         try {
             // About two seconds of the device's bandwidth, forced to it: what one copy through it costs.
             long bytes = Math.max(64 * Bytes.MiB, Math.min(512 * Bytes.MiB, 2 * figures.writeBytesPerSecond));

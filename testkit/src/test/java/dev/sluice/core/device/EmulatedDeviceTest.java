@@ -49,7 +49,7 @@ class EmulatedDeviceTest {
         String majMin;
         Path image;
         try (EmulatedDevice device = EmulatedDevice.create(figures, Bytes.GiB, dir.resolve("base"),
-                new PrintStream(new ByteArrayOutputStream()))) {
+                new PrintStream(new ByteArrayOutputStream()), false)) {
             majMin = device.majMin();
             image = imageOf(dir.resolve("base"));
             assertTrue(mounted(device.directory().getParent().toString()));
