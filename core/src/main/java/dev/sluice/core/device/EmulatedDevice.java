@@ -119,7 +119,7 @@ public final class EmulatedDevice implements AutoCloseable {
             try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
                 file.setLength(capacity); // sparse: blocks are allocated as the file system writes them
             }
-            String loop = Host.run("losetup", "--direct-io=on", "-f", "--show", image.toString());
+            String loop = loopDevice(Host.run("losetup", "--direct-io=on", "-f", "--show", image.toString()));
             state.put("loop", loop);
             String majMin = Host.read(Path.of("/sys/block", Path.of(loop).getFileName().toString(), "dev"));
             state.put("majMin", majMin);
@@ -148,6 +148,17 @@ public final class EmulatedDevice implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** The device losetup --show printed: its last line naming one (warnings may come before it). */
+    private static String loopDevice(String output) throws IOException {
+        String[] lines = output.split("\n");
+        for (int i = lines.length - 1; i >= 0; i--) {
+            if (lines[i].trim().startsWith("/dev/")) {
+                return lines[i].trim();
+            }
+        }
+        throw new IOException("losetup named no device: " + output);
     }
 
     /** Where the run's files go: a directory on the device. */

@@ -49,7 +49,9 @@ public final class RunDevice implements AutoCloseable {
 
     /** The capacity an emulated device of {@code spec} gets for a run that keeps up to {@code plannedBytes}. */
     public static long capacity(DeviceSpec spec, long plannedBytes) {
-        return spec.size() > 0 ? spec.size() : Math.max(Bytes.GiB, plannedBytes + plannedBytes / 4 + SLACK);
+        long bytes = spec.size() > 0 ? spec.size() : Math.max(Bytes.GiB, plannedBytes + plannedBytes / 4 + SLACK);
+        // Whole MiB: a loop device ignores a partial last sector, and file systems like round sizes.
+        return (bytes + Bytes.MiB - 1) / Bytes.MiB * Bytes.MiB;
     }
 
     /**
