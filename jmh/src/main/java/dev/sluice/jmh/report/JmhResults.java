@@ -74,6 +74,12 @@ public final class JmhResults {
 
     private JmhResults() {}
 
+    /** A row of one strategy's score and error and nothing else, for tests of the statistics. */
+    static Row readRow(String strategy, double score, double error) {
+        return new Row("ShuffleWriteBenchmark.wave", Map.of("strategy", strategy), score, error, "ms/op",
+                List.of(score), Map.of(), Map.of(), Map.of());
+    }
+
     public static List<Row> read(Path json) throws IOException {
         JsonNode root = new ObjectMapper().readTree(json.toFile());
         if (root == null || !root.isArray()) {

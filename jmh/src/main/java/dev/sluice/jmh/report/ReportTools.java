@@ -38,7 +38,7 @@ public final class ReportTools {
 
     static int run(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new UsageException("usage: ReportTools report|compare|merge|env|table|ablation|metric|shares ...");
+            throw new UsageException("usage: ReportTools report|balance|compare|merge|env|table|ablation|metric|shares ...");
         }
         List<String> rest = List.of(args).subList(1, args.length);
         switch (args[0]) {
@@ -55,6 +55,18 @@ public final class ReportTools {
                         .toString();
                 Path report = new SeedReport(JmhResults.read(result), Environment.read(env), link).write(outDir);
                 System.out.println(report);
+                return 0;
+            }
+            case "balance": {
+                // balance RESULT.json OUT_DIR: the crossover map (scripts/bench.sh --preset balance)
+                if (rest.size() != 2) {
+                    throw new UsageException("usage: balance RESULT.json OUT_DIR");
+                }
+                Path result = existing(rest.get(0));
+                Path outDir = Paths.get(rest.get(1));
+                String link = outDir.toAbsolutePath().normalize().relativize(result.toAbsolutePath().normalize())
+                        .toString();
+                System.out.println(BalanceMap.write(JmhResults.read(result), outDir, link));
                 return 0;
             }
             case "compare": {
@@ -122,8 +134,8 @@ public final class ReportTools {
                 return 0;
             }
             default:
-                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, compare, merge, env, table, "
-                        + "ablation, metric or shares");
+                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, balance, compare, merge, env, "
+                        + "table, ablation, metric or shares");
         }
     }
 
