@@ -7,9 +7,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
   cat <<'USAGE'
-Usage: scripts/bench.sh [--preset smoke|quick|seed|tuning] [--strategies a,b] [--sizes a,b]
+Usage: scripts/bench.sh [--preset smoke|quick|seed|tuning|balance] [--strategies a,b] [--sizes a,b]
                         [--scale F|seed-equivalent] [--tasks N] [--codec C] [--sync true|false] [--warmups N]
-                        [--warmup-records quarter|full] [--iterations N] [--jdk PATH] [--out DIR]
+                        [--warmup-records quarter|full] [--iterations N] [--device SPEC] [--jdk PATH] [--out DIR]
 
 Runs ShuffleWriteBenchmark (one operation is one wave: N map tasks written at once on one executor) for every size x
 strategy, and RawWriteBenchmark (the storage's reference: N sequential writes of the data files' size, as the size's
@@ -23,7 +23,8 @@ Dirty + Writeback are back near idle. Writes into DIR:
   runs/, logs/       each configuration's own result and JMH output
   verified/          digests of outputs verified row by row, so that the other strategies of a size, whose outputs
                      must hold the same bytes, are verified by digest instead of decoding every row again
-  report/report.md   the report (scripts/report.sh), with its PNG charts
+  report/report.md   the report (scripts/report.sh), with its PNG charts; for the balance preset
+                     report/balance.md, the crossover map, with a chart per balance
 and ends by printing the report's path.
 
 Presets (what the other options override):
@@ -38,6 +39,10 @@ Presets (what the other options override):
           (which it needs), consolidated-best;
           1 warm-up wave of
           the full records and 5 measured waves per configuration (run it once per --codec)
+  balance the crossover map (docs/balance.md): small, large and xxlarge, one task per processor, per-batch, buffered,
+          async and consolidated-best, on emulated devices of 25, 50 and 100 MB/s per task slot with 0.25 and 1 GB
+          of dirty cache per slot, and on native storage; at scale 0.05 with the dirty caches scaled alike
+          (similarity); 1 warm-up and 3 measured waves per configuration; needs root and loop devices
 quick and seed first measure the machine's own spread over the same iterations (NoiseFloorBenchmark: the same
 lz4 work in every iteration, no I/O), which the report sets against every configuration's error.
 
@@ -55,6 +60,10 @@ Options:
                       of the time); full: the records themselves, so that buffers a strategy reuses (pool=true) reach
                       the state measured waves find (default: the preset's; full for tuning, else quarter)
   --iterations N      measured waves per configuration (default: the preset's)
+  --device SPEC       where every configuration's files go (JMH -p device): native (default), an emulated device
+                      (emulated:write=RATE:dirty=SIZE, per-slot:write=RATE:dirty=SIZE) or a profile such as seed-ssd,
+                      made for each configuration and torn down after it (scripts/sluice device profiles lists them;
+                      needs root); on an emulated device the seed preset's default scale is 0.25
   --jdk PATH          JDK to build and run with (default: JAVA_HOME, else java on PATH)
   --out DIR           output directory, created; must not hold a previous run (default: jmh/target/bench/PRESET-TIME)
   --help              print this help
@@ -66,7 +75,7 @@ preset=quick jdk="" out="" plan_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --help|-h) usage; exit 0 ;;
-    --preset|--strategies|--sizes|--scale|--tasks|--codec|--sync|--warmups|--warmup-records|--iterations|--jdk|--out)
+    --preset|--strategies|--sizes|--scale|--tasks|--codec|--sync|--warmups|--warmup-records|--iterations|--device|--jdk|--out)
       [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"
       case "$1" in
         --preset) preset="$2"; plan_args+=("$1" "$2") ;;
@@ -75,7 +84,7 @@ while [[ $# -gt 0 ]]; do
         *) plan_args+=("$1" "$2") ;;
       esac
       shift 2 ;;
-    *) die "unknown argument '$1': allowed are --preset, --strategies, --sizes, --scale, --tasks, --codec, --sync, --warmups, --warmup-records, --iterations, --jdk, --out, --help" ;;
+    *) die "unknown argument '$1': allowed are --preset, --strategies, --sizes, --scale, --tasks, --codec, --sync, --warmups, --warmup-records, --iterations, --device, --jdk, --out, --help" ;;
   esac
 done
 find_java "$jdk"
@@ -141,6 +150,10 @@ report_tools merge "$out/jmh-result.json" "$out"/runs/*.json
 jdk_text="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.vm.version = //p' | head -1)"
 jdk_text="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.vendor = //p' | head -1) $jdk_text"
 report_tools env "$out/environment.json" "${TMPDIR:-/tmp}" "$jdk_text" "$commit"
-report="$(report_tools report "$out/jmh-result.json" "$out/report" "$out/environment.json")"
+if [[ "$preset" == balance ]]; then
+  report="$(report_tools balance "$out/jmh-result.json" "$out/report")"
+else
+  report="$(report_tools report "$out/jmh-result.json" "$out/report" "$out/environment.json")"
+fi
 echo "$script: finished $n configurations in $(( $(date +%s) - started ))s" >&2
 echo "$report"

@@ -6,7 +6,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 usage() {
   cat <<'USAGE'
 Usage: scripts/profile.sh --strategy S --size Z [--tasks N] [--scale F] [--codec C] [--memory-limit SIZE]
-                          [--iterations N] [--warmup-records quarter|full] [--event cpu|alloc|wall|lock] [--out DIR]
+                          [--iterations N] [--warmup-records quarter|full] [--event cpu|alloc|wall|lock]
+                          [--device SPEC] [--out DIR]
 
 Runs ShuffleWriteBenchmark for one strategy and size (a wave of --tasks map tasks, 200 partitions, round robin,
 --codec, the seed's batches per task; 1 warm-up and --iterations measured waves, 1 by default)
@@ -29,25 +30,27 @@ Options:
   --warmup-records R  quarter (default): the warm-up wave writes every record cut to its first quarter; full: the
                  records themselves, so that reused buffers (pool=true) are in the state measured waves find
   --event E      cpu, alloc, wall or lock (default: cpu)
+  --device SPEC  where the files go: native (default), emulated:write=RATE:dirty=SIZE, or a profile such as
+                 seed-ssd (see: scripts/sluice device profiles; needs root)
   --out DIR      where the flame graphs go (default: jmh/target/profile/STRATEGY-SIZE-EVENT)
   --help         print this help
 Exit status: 0 done, 1 the run failed, 2 bad arguments.
 USAGE
 }
 
-strategy="" size="" event=cpu out="" tasks=1 scale=1 limit=none iterations=1 codec=lz4-block warmup=quarter
+strategy="" size="" event=cpu out="" tasks=1 scale=1 limit=none iterations=1 codec=lz4-block warmup=quarter device=native
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --help|-h) usage; exit 0 ;;
-    --strategy|--size|--event|--out|--tasks|--scale|--memory-limit|--iterations|--codec|--warmup-records)
+    --strategy|--size|--event|--out|--tasks|--scale|--memory-limit|--iterations|--codec|--warmup-records|--device)
       [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"
       case "$1" in
         --strategy) strategy="$2" ;; --size) size="$2" ;; --event) event="$2" ;; --out) out="$2" ;;
         --tasks) tasks="$2" ;; --scale) scale="$2" ;; --memory-limit) limit="$2" ;; --iterations) iterations="$2" ;;
-        --codec) codec="$2" ;; --warmup-records) warmup="$2" ;;
+        --codec) codec="$2" ;; --warmup-records) warmup="$2" ;; --device) device="$2" ;;
       esac
       shift 2 ;;
-    *) die "unknown argument '$1': allowed are --strategy, --size, --tasks, --scale, --codec, --memory-limit, --iterations, --warmup-records, --event, --out, --help" ;;
+    *) die "unknown argument '$1': allowed are --strategy, --size, --tasks, --scale, --codec, --memory-limit, --iterations, --warmup-records, --event, --device, --out, --help" ;;
   esac
 done
 [[ -n "$strategy" ]] || die "--strategy is required"
@@ -62,7 +65,8 @@ require_jar
 # The strategy, size, task count, scale and iterations as the benchmarks parse them: BenchPlan refuses (exit 2) what
 # the fork would, before anything runs.
 problem="$("$java" -cp "$jar" dev.sluice.jmh.BenchPlan --preset smoke --sizes "$size" --strategies "$strategy" \
-  --tasks "$tasks" --scale "$scale" --iterations "$iterations" --codec "$codec" --warmup-records "$warmup" 2>&1 >/dev/null)" || { problem="${problem//--strategies/--strategy}"; die "${problem//--sizes/--size}"; }
+  --tasks "$tasks" --scale "$scale" --iterations "$iterations" --codec "$codec" --warmup-records "$warmup" \
+  --device "$device" 2>&1 >/dev/null)" || { problem="${problem//--strategies/--strategy}"; die "${problem//--sizes/--size}"; }
 lib="$root/jmh/target/async-profiler/linux-x64/libasyncProfiler.so"
 [[ -f "$lib" ]] || { echo "$script: $lib is missing; build with: mvn -B -DskipTests package" >&2; exit 2; }
 out="${out:-$root/jmh/target/profile/${strategy//[:=]/_}-$size-$event}"
@@ -71,7 +75,8 @@ out="$(cd "$out" && pwd)"
 echo "$script: profiling $strategy at $size ($event) into $out" >&2
 rm -f "$out"/*-flame.html "$out"/*-flame-reverse.html "$out"/*-collapsed.txt
 if ! "$java" -jar "$jar" ShuffleWriteBenchmark -p "strategy=$strategy" -p "size=$size" -p "tasks=$tasks" \
-    -p "scale=$scale" -p "codec=$codec" -p "warmUp=$warmup" -p "memoryLimit=$limit" -wi 1 -i "$iterations" -f 1 -foe true \
+    -p "scale=$scale" -p "codec=$codec" -p "warmUp=$warmup" -p "memoryLimit=$limit" -p "device=$device" \
+    -wi 1 -i "$iterations" -f 1 -foe true \
     -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints" \
     -prof "dev.sluice.jmh.WaveProfiler:libPath=$lib;event=$event;dir=$out" > "$out/jmh.log" 2>&1; then
   echo "$script: the run failed; the end of $out/jmh.log:" >&2

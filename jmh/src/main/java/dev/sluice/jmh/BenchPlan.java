@@ -1,6 +1,7 @@
 package dev.sluice.jmh;
 
 import dev.sluice.core.InvalidParameterException;
+import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.run.SeedScale;
 import dev.sluice.core.run.Workload;
@@ -46,9 +47,17 @@ public final class BenchPlan {
         final List<String> strategies;
         /** What warm-up waves write ({@link InputState#warmUp}). */
         final String warmUp;
+        /** The devices every configuration runs on ({@link StorageState#device}). */
+        final List<String> devices;
 
         Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
                List<String> strategies, String warmUp) {
+            this(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp,
+                    List.of(DeviceSpec.NATIVE));
+        }
+
+        Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
+               List<String> strategies, String warmUp, List<String> devices) {
             this.sizes = sizes;
             this.scale = scale;
             this.tasks = tasks;
@@ -57,6 +66,7 @@ public final class BenchPlan {
             this.noiseFloor = noiseFloor;
             this.strategies = strategies;
             this.warmUp = warmUp;
+            this.devices = devices;
         }
     }
 
@@ -71,7 +81,31 @@ public final class BenchPlan {
             "buffered:pool=true", "buffered:partial=chunked", "buffered:recordBuffer=direct",
             "buffered:partial=records:recordBuffer=direct", Presets.CONSOLIDATED_BEST);
 
+    /** The crossover map's strategies: the baseline, both PRs and the best consolidation. */
+    public static final List<String> BALANCE = List.of("per-batch", "buffered", "async", Presets.CONSOLIDATED_BEST);
+    /** The map's write bandwidths per task slot (MB/s) on emulated devices; native storage is the last column. */
+    static final List<Integer> BALANCE_WRITE_MBPS = List.of(25, 50, 100);
+    /** The map's dirty page caches per task slot (GB, at full scale): a quarter of the seed's, and the seed's. */
+    static final List<Double> BALANCE_DIRTY_GB = List.of(0.25, 1.0);
+    /** The map's data scale: similarity keeps the shape (the dirty cache is scaled with it), at a 20th of the time. */
+    static final String BALANCE_SCALE = "0.05";
+    /** The seed preset's scale on an emulated device, whose dirty cache is scaled with it. */
+    static final String DEVICE_SCALE = "0.25";
+
     private BenchPlan() {}
+
+    /** The balance preset's devices: every write bandwidth with every dirty cache, per slot, then native storage. */
+    static List<String> balanceDevices() {
+        List<String> devices = new ArrayList<>();
+        for (int mbps : BALANCE_WRITE_MBPS) {
+            for (double gb : BALANCE_DIRTY_GB) {
+                devices.add(String.format(Locale.ROOT, "%s:write=%d:dirty=%d", DeviceSpec.PER_SLOT, mbps * 1_000_000L,
+                        Math.round(gb * 1e9)));
+            }
+        }
+        devices.add(DeviceSpec.NATIVE);
+        return devices;
+    }
 
     static Map<String, Preset> presets() {
         String cores = String.valueOf(Math.max(1, Math.min(16, Runtime.getRuntime().availableProcessors())));
@@ -86,6 +120,10 @@ public final class BenchPlan {
         // Full warm-up waves, so that a pool is in its steady state.
         presets.put("tuning", new Preset(List.of("small", "xxlarge"), "1", cores, 1, 5, false, TUNING,
                 InputState.FULL));
+        // The crossover map (docs/balance.md): small, large and xxlarge over four write bandwidths per slot and two
+        // dirty caches per slot, at a 20th of the data with the dirty caches scaled alike.
+        presets.put("balance", new Preset(List.of("small", "large", "xxlarge"), BALANCE_SCALE, cores, 1, 3, false,
+                BALANCE, quarter, balanceDevices()));
         return presets;
     }
 
@@ -123,7 +161,15 @@ public final class BenchPlan {
         }
         String codec = options.getOrDefault("codec", Workload.DEFAULT_CODEC);
         ShuffleCodec.parse("--codec", codec);
-        String scale = options.getOrDefault("scale", preset.scale);
+        List<String> devices = options.containsKey("device") ? List.of(options.get("device")) : preset.devices;
+        for (String device : devices) {
+            DeviceSpec.parse("--device", device);
+        }
+        boolean emulated = devices.stream().anyMatch(d -> !DeviceSpec.parse("--device", d).isNative());
+        // On an emulated device the dirty cache is the device's, scaled with the data; this machine's page cache
+        // (what seed-equivalent answers) is out of the picture, so a smaller scale keeps the run's time reasonable.
+        String scale = options.getOrDefault("scale", emulated && SeedScale.NAME.equals(preset.scale) ? DEVICE_SCALE
+                : preset.scale);
         String tasks = options.getOrDefault("tasks", preset.tasks);
         int warmups = count("--warmups", options.getOrDefault("warmups", String.valueOf(preset.warmups)), 0);
         int iterations = count("--iterations", options.getOrDefault("iterations", String.valueOf(preset.iterations)), 1);
@@ -144,52 +190,63 @@ public final class BenchPlan {
                     Workload.DEFAULT_KEYS, codec, Workload.DEFAULT_SEED, dev.sluice.core.input.SchemaSpec.DEFAULT);
         }
         out.printf(Locale.ROOT, "# %s: sizes %s; %s tasks at once (%s); scale %s%s; strategies %s; codec %s;%s %d "
-                        + "warm-up (of %s) and %d measured waves per configuration%n",
+                        + "warm-up (of %s) and %d measured waves per configuration; device%s %s%n",
                 presetName, String.join(",", sizes), tasks,
                 options.containsKey("tasks") ? "given" : "this machine's processors", scale,
-                SeedScale.NAME.equals(scale) ? " (" + any.scaleReason + ")" : "", String.join(",", strategies), codec,
+                SeedScale.NAME.equals(scale) ? " (" + any.scaleReason + ")"
+                        : emulated && !options.containsKey("scale") && !scale.equals(preset.scale)
+                        ? " (on an emulated device, whose dirty cache is scaled with the data)" : "",
+                String.join(",", strategies), codec,
                 sync.equals("true") ? " fsync at every commit;" : "", warmups,
-                warmUp.equals(InputState.FULL) ? "the full records" : "a quarter of every record", iterations);
+                warmUp.equals(InputState.FULL) ? "the full records" : "a quarter of every record", iterations,
+                devices.size() == 1 ? "" : "s", String.join(",", devices));
         long memoryLimit = SeedScale.memoryTotal();
         if (preset.noiseFloor) {
             // The same iterations of a constant job: the error no configuration can be expected to beat here.
             out.println("noise-floor|" + 400 * (warmups + iterations) + "|NoiseFloorBenchmark -p tasks=" + tasks
                     + " -wi " + warmups + " -i " + iterations + " -f 1 -foe true");
         }
-        for (String size : sizes) {
-            List<String> common = new ArrayList<>(List.of("-p", "size=" + size, "-p", "scale=" + scale, "-p",
-                    "tasks=" + tasks, "-p", "codec=" + codec, "-wi", String.valueOf(warmups), "-i",
-                    String.valueOf(iterations), "-f", "1", "-foe", "true"));
-            if (warmUp.equals(InputState.FULL)) {
-                common.addAll(List.of("-p", "warmUp=" + warmUp));
-            }
-            if (sync.equals("true")) {
-                // Every commit forces its files to the device, and so does the raw write: the disk in every wave.
-                common.addAll(List.of("-p", "sync=true"));
-            }
-            long weight = DataSize.parse("size", size).bytes() / 1_000_000 * (warmups + iterations);
-            String first = null;
-            for (String strategy : strategies) {
-                List<String> jmh = new ArrayList<>(List.of("ShuffleWriteBenchmark", "-p", "strategy=" + strategy));
-                jmh.addAll(common);
-                StrategySpec spec = StrategySpec.parse("--strategies", strategy);
-                WriterConfig unlimited = probe(codec, WriterConfig.UNLIMITED);
-                if (spec.problem(unlimited) != null || !spec.warnings(unlimited).isEmpty()) {
-                    // Upstream's skip-merge needs a host memory limit (without one it merges, with a warning): the
-                    // executor may use this machine's memory. Any other problem is refused here, not in the fork.
-                    spec.check("--strategies", probe(codec, memoryLimit));
-                    jmh.addAll(List.of("-p", "memoryLimit=" + memoryLimit));
+        for (String device : devices) {
+            for (String size : sizes) {
+                List<String> common = new ArrayList<>(List.of("-p", "size=" + size, "-p", "scale=" + scale, "-p",
+                        "tasks=" + tasks, "-p", "codec=" + codec, "-wi", String.valueOf(warmups), "-i",
+                        String.valueOf(iterations), "-f", "1", "-foe", "true"));
+                String at = "";
+                if (!DeviceSpec.NATIVE.equals(device)) {
+                    common.addAll(List.of("-p", "device=" + device));
+                    at = "-" + device.replaceAll("[:=]", "_");
                 }
-                String name = size + "-" + strategy.replaceAll("[:=]", "_");
-                first = first == null ? name : first;
-                out.println(name + "|" + weight + "|" + String.join(" ", jmh));
+                if (warmUp.equals(InputState.FULL)) {
+                    common.addAll(List.of("-p", "warmUp=" + warmUp));
+                }
+                if (sync.equals("true")) {
+                    // Every commit forces its files to the device, and so does the raw write: the disk in every wave.
+                    common.addAll(List.of("-p", "sync=true"));
+                }
+                long weight = DataSize.parse("size", size).bytes() / 1_000_000 * (warmups + iterations);
+                String first = null;
+                for (String strategy : strategies) {
+                    List<String> jmh = new ArrayList<>(List.of("ShuffleWriteBenchmark", "-p", "strategy=" + strategy));
+                    jmh.addAll(common);
+                    StrategySpec spec = StrategySpec.parse("--strategies", strategy);
+                    WriterConfig unlimited = probe(codec, WriterConfig.UNLIMITED);
+                    if (spec.problem(unlimited) != null || !spec.warnings(unlimited).isEmpty()) {
+                        // Upstream's skip-merge needs a host memory limit (without one it merges, with a warning): the
+                        // executor may use this machine's memory. Any other problem is refused here, not in the fork.
+                        spec.check("--strategies", probe(codec, memoryLimit));
+                        jmh.addAll(List.of("-p", "memoryLimit=" + memoryLimit));
+                    }
+                    String name = size + at + "-" + strategy.replaceAll("[:=]", "_");
+                    first = first == null ? name : first;
+                    out.println(name + "|" + weight + "|" + String.join(" ", jmh));
+                }
+                // The raw write of as many bytes as the first strategy's data files held: scripts/bench.sh puts that
+                // run's wave.dataBytesPerTask in place of the @ reference.
+                List<String> raw = new ArrayList<>(List.of("RawWriteBenchmark", "-p", "fileBytes="
+                        + "@wave.dataBytesPerTask:" + first));
+                raw.addAll(common);
+                out.println(size + at + "-raw|" + weight / 4 + "|" + String.join(" ", raw));
             }
-            // The raw write of as many bytes as the first strategy's data files held: scripts/bench.sh puts that
-            // run's wave.dataBytesPerTask in place of the @ reference.
-            List<String> raw = new ArrayList<>(List.of("RawWriteBenchmark", "-p", "fileBytes="
-                    + "@wave.dataBytesPerTask:" + first));
-            raw.addAll(common);
-            out.println(size + "-raw|" + weight / 4 + "|" + String.join(" ", raw));
         }
         return 0;
     }

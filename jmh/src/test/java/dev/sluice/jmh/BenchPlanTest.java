@@ -41,6 +41,38 @@ class BenchPlanTest {
     }
 
     @Test
+    void theBalancePresetMapsFourBandwidthsTwoDirtyCachesAndThreeSizesPerSlot() {
+        List<String> lines = plan("--preset", "balance");
+        assertTrue(lines.get(0).startsWith("# balance: sizes small,large,xxlarge;") && lines.get(0).contains("scale 0.05"),
+                lines.get(0));
+        List<String> devices = lines.stream().skip(1).map(l -> {
+            int at = l.indexOf("-p device=");
+            return at < 0 ? "native" : l.substring(at + "-p device=".length()).split(" ")[0];
+        }).distinct().collect(Collectors.toList());
+        assertEquals(List.of("per-slot:write=25000000:dirty=250000000", "per-slot:write=25000000:dirty=1000000000",
+                "per-slot:write=50000000:dirty=250000000", "per-slot:write=50000000:dirty=1000000000",
+                "per-slot:write=100000000:dirty=250000000", "per-slot:write=100000000:dirty=1000000000", "native"),
+                devices);
+        // Every device: three sizes x (four strategies and the raw write).
+        assertEquals(7 * 3 * 5, lines.size() - 1);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("xxlarge-per-slot_write_25000000_dirty_1000000000-async|")
+                && l.contains("ShuffleWriteBenchmark -p strategy=async")), String.valueOf(lines));
+    }
+
+    @Test
+    void anEmulatedDeviceGoesToEveryConfigurationAndTheSeedPresetRunsAtAQuarterOnIt() {
+        List<String> lines = plan("--preset", "seed", "--device", "seed-ssd");
+        assertTrue(lines.get(0).contains("scale 0.25 (on an emulated device") && lines.get(0).endsWith("device seed-ssd"),
+                lines.get(0));
+        for (String line : lines.subList(2, lines.size())) {
+            assertTrue(line.contains(" -p device=seed-ssd") && line.contains("-p scale=0.25"), line);
+        }
+        InvalidParameterException e = assertThrows(InvalidParameterException.class,
+                () -> plan("--preset", "seed", "--device", "floppy"));
+        assertEquals("--device", e.parameter());
+    }
+
+    @Test
     void theSmokePresetStaysSmall() {
         List<String> lines = plan("--preset", "smoke");
         assertEquals(1 + 5, lines.size(), String.valueOf(lines));

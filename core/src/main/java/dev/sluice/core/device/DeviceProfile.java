@@ -69,6 +69,12 @@ public final class DeviceProfile {
         this.source = source;
     }
 
+    /** A node of one task slot with these figures: what {@code per-slot:write=..:dirty=..} stands for. */
+    static DeviceProfile perSlot(long writeBytesPerSecond, long writeIops, long dirtyBytes) {
+        return new DeviceProfile(DeviceSpec.PER_SLOT, "a balance given per task slot", writeBytesPerSecond, writeIops,
+                dirtyBytes, 1, "given per task slot");
+    }
+
     public static List<String> names() {
         return List.copyOf(PROFILES.keySet());
     }

@@ -17,13 +17,17 @@ import java.util.Map;
  *       page cache it caps at {@code dirty} ({@link EmulatedDevice}); rates are byte sizes per second, binary units
  *       ({@code 100m} is 100 MiB/s; {@code 100m/s} is the same);</li>
  *   <li>a profile name ({@link DeviceProfile}, e.g. {@code seed-ssd}): a device class's node-level figures scaled to
- *       the run's tasks and data scale; the same keys after it override the result ({@code seed-ssd:dirty=2g}).</li>
+ *       the run's tasks and data scale; the same keys after it override the result ({@code seed-ssd:dirty=2g});</li>
+ *   <li>{@code per-slot:write=RATE:dirty=SIZE}: figures per task slot at full scale, as a balance is written, times the
+ *       run's tasks (and, for the dirty cache, its data scale).</li>
  * </ul>
  * {@code size} is the emulated device's capacity (by default what the run plans to keep on it, with room to spare).
  */
 public final class DeviceSpec {
     public static final String NATIVE = "native";
     public static final String EMULATED = "emulated";
+    /** Figures per task slot at full scale, multiplied by the run's tasks (and the dirty cache by its scale). */
+    public static final String PER_SLOT = "per-slot";
     private static final List<String> KEYS = List.of("write", "dirty", "iops", "read", "size");
 
     private final String text;
@@ -46,8 +50,10 @@ public final class DeviceSpec {
     /** What is allowed, in words. */
     public static String allowed() {
         return NATIVE + ", " + EMULATED + ":write=RATE:dirty=SIZE[:iops=N][:read=RATE][:size=SIZE] (e.g. "
-                + "emulated:write=100m:dirty=3g), or a profile: " + String.join(", ", DeviceProfile.names())
-                + " (optionally with the same keys overriding it, e.g. seed-ssd:dirty=2g)";
+                + "emulated:write=100m:dirty=3g), " + PER_SLOT + ":write=RATE:dirty=SIZE[...] (figures per task slot "
+                + "at full scale, times the run's tasks and, for dirty, its scale), or a profile: "
+                + String.join(", ", DeviceProfile.names()) + " (optionally with the same keys overriding it, e.g. "
+                + "seed-ssd:dirty=2g)";
     }
 
     /** Parses {@code text}; refuses with {@code parameter}, the value and what is allowed. */
@@ -58,7 +64,7 @@ public final class DeviceSpec {
         }
         String[] pieces = trimmed.split(":", -1);
         DeviceProfile profile = DeviceProfile.find(pieces[0]);
-        if (profile == null && !pieces[0].equals(EMULATED)) {
+        if (profile == null && !pieces[0].equals(EMULATED) && !pieces[0].equals(PER_SLOT)) {
             throw new InvalidParameterException(parameter, text, allowed());
         }
         Map<String, Long> values = new LinkedHashMap<>();
@@ -77,6 +83,13 @@ public final class DeviceSpec {
         if (profile == null && (!values.containsKey("write") || !values.containsKey("dirty"))) {
             throw new InvalidParameterException(parameter, text, "an emulated device with both write=RATE and "
                     + "dirty=SIZE; " + allowed());
+        }
+        if (pieces[0].equals(PER_SLOT)) {
+            // A node of one slot: the run's tasks take a slot each, its data scale scales the dirty cache.
+            profile = DeviceProfile.perSlot(values.get("write"), values.getOrDefault("iops", 0L), values.get("dirty"));
+            values.remove("write");
+            values.remove("iops");
+            values.remove("dirty");
         }
         return new DeviceSpec(trimmed, profile, true, values);
     }

@@ -42,6 +42,23 @@ class DeviceSpecTest {
     }
 
     @Test
+    void aPerSlotSpecIsABalanceTimesTheRunsTasksAndItsDirtyCacheTimesTheScale() {
+        DeviceProfile.Emulation e = DeviceSpec.parse("device", "per-slot:write=25000000:dirty=1000000000")
+                .resolve(2, 0.05);
+        assertEquals(50_000_000, e.writeBytesPerSecond);
+        assertEquals(100_000_000, e.dirtyBytes);
+        assertTrue(e.derivation.startsWith("per-slot for 2 tasks at scale 0.05"), e.derivation);
+    }
+
+    @Test
+    void anEmulatedDeviceGetsWholeMebibytesOfRoomForTheRun() {
+        assertEquals(Bytes.GiB, RunDevice.capacity(DeviceSpec.parse("d", "seed-ssd"), 1000));
+        long capacity = RunDevice.capacity(DeviceSpec.parse("d", "seed-ssd"), 3_000_000_001L);
+        assertEquals(0, capacity % Bytes.MiB);
+        assertTrue(capacity >= 3_000_000_001L * 5 / 4 + RunDevice.SLACK, String.valueOf(capacity));
+    }
+
+    @Test
     void anEmulatedSpecTakesItsFiguresAsGiven() {
         DeviceSpec spec = DeviceSpec.parse("device", "emulated:write=100m/s:dirty=3g:iops=500:read=200m:size=40g");
         DeviceProfile.Emulation figures = spec.resolve(7, 0.1);
