@@ -48,15 +48,17 @@ public final class EmulatedDevice implements AutoCloseable {
     private boolean tornDown;
 
     private final long hookWaitSeconds;
+    private final PrintStream log;
 
     private EmulatedDevice(DeviceState state, Path directory, String mechanism, DeviceProfile.Emulation figures,
-                           long capacity, long hookWaitSeconds) {
+                           long capacity, long hookWaitSeconds, PrintStream log) {
         this.state = state;
         this.directory = directory;
         this.mechanism = mechanism;
         this.figures = figures;
         this.capacity = capacity;
         this.hookWaitSeconds = hookWaitSeconds;
+        this.log = log;
         this.hook = new Thread(this::onShutdown, "sluice-device-teardown");
         Runtime.getRuntime().addShutdownHook(hook);
     }
@@ -140,7 +142,7 @@ public final class EmulatedDevice implements AutoCloseable {
             Path directory = mount.resolve("run");
             Files.createDirectories(directory);
             return new EmulatedDevice(state, directory, throttle.describe(), figures, capacity,
-                    ownerClosesOnSignal ? HOOK_WAIT_SECONDS : 0);
+                    ownerClosesOnSignal ? HOOK_WAIT_SECONDS : 0, log);
         } catch (IOException | RuntimeException | Error e) {
             List<String> problems = tearDown(state);
             for (String problem : problems) {
@@ -255,8 +257,10 @@ public final class EmulatedDevice implements AutoCloseable {
             closed.countDown();
         }
         if (!problems.isEmpty()) {
-            throw new IOException("the emulated device was not fully undone (its record " + state.file()
-                    + " stays for scripts/sluice device cleanup): " + String.join("; ", problems));
+            String message = "the emulated device was not fully undone (its record " + state.file()
+                    + " stays for scripts/sluice device cleanup): " + String.join("; ", problems);
+            log.println("sluice: " + message); // said here too: a run stopped by a signal reports nothing else
+            throw new IOException(message);
         }
     }
 
@@ -268,7 +272,7 @@ public final class EmulatedDevice implements AutoCloseable {
                     if (!tornDown) {
                         tornDown = true;
                         List<String> problems = tearDown(state);
-                        System.err.println("sluice: the emulated device was torn down at exit"
+                        log.println("sluice: the emulated device was torn down at exit"
                                 + (problems.isEmpty() ? "" : "; not undone: " + String.join("; ", problems)));
                     }
                 }
@@ -307,6 +311,18 @@ public final class EmulatedDevice implements AutoCloseable {
 
     /** Undoes what {@code state} records, in reverse order; every step is tried; returns what failed. */
     static List<String> tearDown(DeviceState state) {
+        // A run stopped by a signal tears its device down from an interrupted thread: the commands must still run.
+        boolean interrupted = Thread.interrupted();
+        try {
+            return undo(state);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static List<String> undo(DeviceState state) {
         List<String> problems = new ArrayList<>();
         Throttle.undo(state, problems);
         String bdi = state.get("bdi");

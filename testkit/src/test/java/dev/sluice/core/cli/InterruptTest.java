@@ -5,18 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.run.OwnedFiles;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
@@ -56,67 +51,25 @@ class InterruptTest {
         Files.writeString(out.resolve("myapp-flame.html"), "<html/>");
         Files.writeString(out.resolve("shuffle_1_0_0.data"), "another shuffle's");
         Map<String, Long> before = listing(out);
-        List<String> command = new ArrayList<>();
-        // A shell without job control starts background commands with SIGINT ignored, and a JVM started so keeps
-        // ignoring it: perl puts the default back before it becomes the JVM (as a terminal's Ctrl-C finds it).
-        if (onPath("perl")) {
-            command.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\""));
-        }
-        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx2g", "-cp", System.getProperty("java.class.path"),
-                SluiceCli.class.getName(), "write", "--strategy", strategy, "--size", "small", "--scale", "0.5",
-                "--fsync", "--out", out.toString()));
+        List<String> args = new ArrayList<>(List.of("write", "--strategy", strategy, "--size", "small", "--scale",
+                "0.5", "--fsync", "--out", out.toString()));
         if (strategy.contains("skipMerge=true")) {
-            command.addAll(List.of("--memory-limit", "4g"));
+            args.addAll(List.of("--memory-limit", "4g"));
         }
-        Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        StringBuilder err = new StringBuilder();
-        CountDownLatch writing = new CountDownLatch(1);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getErrorStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = lines.readLine()) != null) {
-                    synchronized (err) {
-                        err.append(line).append('\n');
-                    }
-                    if (line.startsWith("sluice: writing ") && line.endsWith("...")) {
-                        writing.countDown();
-                    }
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-        });
-        reader.start();
+        CliProcess run = CliProcess.start(args);
         try {
-            assertTrue(writing.await(120, TimeUnit.SECONDS), "the wave never started: " + err);
-            new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).inheritIO().start().waitFor();
-            assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the run did not end after SIG" + signal + ": " + err);
+            assertTrue(run.awaitWave(120), "the wave never started: " + run.err());
+            run.signal(signal);
         } finally {
-            process.destroyForcibly();
+            run.finish(120);
         }
-        reader.join(TimeUnit.SECONDS.toMillis(30));
-        String log;
-        synchronized (err) {
-            log = err.toString();
-        }
-        assertEquals(signal.equals("INT") ? 130 : 143, process.exitValue(), log);
+        String log = run.err();
+        assertEquals(signal.equals("INT") ? 130 : 143, run.process.exitValue(), log);
         assertTrue(log.contains("sluice: interrupted: stopping the run") && log.contains("nothing this run wrote is left"),
                 log);
         assertFalse(log.contains("at once with " + strategy + " done"), "the wave had ended before the signal: " + log);
         assertEquals(before, listing(out), "what the directory holds after SIG" + signal + "; " + log);
         assertFalse(Files.exists(out.resolve(OwnedFiles.LIST)));
-    }
-
-    private static boolean onPath(String program) {
-        String path = System.getenv().getOrDefault("PATH", "");
-        for (String dir : path.split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Every file of {@code dir} with its size. */

@@ -4,19 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.cli.CliProcess;
 import dev.sluice.core.io.Bytes;
-import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -67,7 +63,7 @@ class EmulatedDeviceTest {
             double mbps = device.measureRawWrite(figures.writeBytesPerSecond);
             assertTrue(mbps > 0 && mbps < 2 * figures.writeBytesPerSecond / 1e6, mbps + " MB/s");
         }
-        assertNothingLeft(majMin, image);
+        assertNothingLeft(majMin, image, "");
         assertFalse(Files.exists(dir.resolve("base")), "the directory the device made is removed with it");
     }
 
@@ -76,79 +72,35 @@ class EmulatedDeviceTest {
     void aRunASignalledRunAndAKilledRunPlusCleanupEachLeaveNothing() throws Exception {
         for (String end : List.of("normal", "INT", "KILL")) {
             Path base = dir.resolve(end);
-            Process run = cli(List.of("write", "--strategy", "per-batch", "--size", "small", "--scale", "0.25",
-                    "--tasks", "2", "--device", "emulated:write=50m:dirty=32m", "--out", base.toString()));
+            CliProcess run = CliProcess.start(List.of("write", "--strategy", "per-batch", "--size", "small", "--scale",
+                    "0.25", "--tasks", "2", "--device", "emulated:write=50m:dirty=32m", "--out", base.toString()));
             String log;
             String majMin = null;
             Path image = null;
             if (end.equals("normal")) {
-                log = finish(run, null, null);
-                assertEquals(0, run.exitValue(), log);
+                log = run.finish(150);
+                assertEquals(0, run.process.exitValue(), log);
             } else {
-                CountDownLatch writing = new CountDownLatch(1);
-                StringBuilder err = new StringBuilder();
-                Thread reader = read(run, err, writing);
-                assertTrue(writing.await(120, TimeUnit.SECONDS), "the wave never started: " + err);
+                assertTrue(run.awaitWave(120), "the wave never started: " + run.err());
                 image = imageOf(base);
                 majMin = majMinOf(image);
-                new ProcessBuilder("kill", "-" + end, String.valueOf(run.pid())).inheritIO().start().waitFor();
-                log = finish(run, reader, err);
-                assertEquals(end.equals("INT") ? 130 : 137, run.exitValue(), log);
+                run.signal(end);
+                log = run.finish(150);
+                assertEquals(end.equals("INT") ? 130 : 137, run.process.exitValue(), log);
                 if (end.equals("KILL")) {
                     assertTrue(Files.exists(image), "a killed run leaves its device");
-                    Process cleanup = cli(List.of("device", "cleanup"));
-                    String cleaned = finish(cleanup, null, null);
-                    assertEquals(0, cleanup.exitValue(), cleaned);
-                    assertTrue(cleaned.contains("undid the emulated device of dead process " + run.pid()), cleaned);
+                    CliProcess cleanup = CliProcess.start(List.of("device", "cleanup"));
+                    String cleaned = cleanup.finish(150);
+                    assertEquals(0, cleanup.process.exitValue(), cleaned);
+                    assertTrue(cleaned.contains("undid the emulated device of dead process " + run.process.pid()),
+                            cleaned);
                 }
             }
             if (majMin != null) {
-                assertNothingLeft(majMin, image);
+                assertNothingLeft(majMin, image, log);
             }
             assertFalse(Files.exists(base), end + ": " + base + " is left: " + log);
             assertEquals(List.of(), records(), end + ": device records are left");
-        }
-    }
-
-    /** The CLI in a process of its own, SIGINT's default disposition put back (see InterruptTest). */
-    private static Process cli(List<String> args) throws IOException {
-        List<String> command = new ArrayList<>(List.of("perl", "-e",
-                "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx2g", "-cp", System.getProperty("java.class.path"),
-                "dev.sluice.core.cli.SluiceCli"));
-        command.addAll(args);
-        return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    }
-
-    private static Thread read(Process process, StringBuilder err, CountDownLatch writing) {
-        Thread reader = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getErrorStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = lines.readLine()) != null) {
-                    synchronized (err) {
-                        err.append(line).append('\n');
-                    }
-                    if (writing != null && line.startsWith("sluice: writing ") && line.endsWith("...")) {
-                        writing.countDown();
-                    }
-                }
-            } catch (IOException e) {
-                // ended
-            }
-        });
-        reader.start();
-        return reader;
-    }
-
-    private static String finish(Process process, Thread reader, StringBuilder err) throws Exception {
-        StringBuilder log = err != null ? err : new StringBuilder();
-        Thread r = reader != null ? reader : read(process, log, null);
-        assertTrue(process.waitFor(150, TimeUnit.SECONDS), "the process did not end");
-        r.join(10_000);
-        synchronized (log) {
-            return log.toString();
         }
     }
 
@@ -184,7 +136,7 @@ class EmulatedDeviceTest {
         return null;
     }
 
-    private static void assertNothingLeft(String majMin, Path image) throws Exception {
+    private static void assertNothingLeft(String majMin, Path image, String log) throws Exception {
         Process losetup = new ProcessBuilder("losetup", "-a").start();
         String loops = new String(losetup.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         losetup.waitFor();
@@ -201,8 +153,8 @@ class EmulatedDeviceTest {
             assertEquals("0", Files.readString(bdi.resolve("strict_limit")).trim());
             assertEquals("100", Files.readString(bdi.resolve("max_ratio")).trim());
         }
-        assertFalse(Files.exists(image), "image left: " + image);
-        assertEquals(List.of(), records(), "device records left");
+        assertFalse(Files.exists(image), "image left: " + image + "; " + log);
+        assertEquals(List.of(), records(), "device records left; " + log);
     }
 
     /** Records of devices in the state directory whose process is this one or gone. */

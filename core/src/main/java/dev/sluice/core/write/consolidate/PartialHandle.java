@@ -340,10 +340,15 @@ final class PartialHandle implements SegmentSource {
             return 0;
         }
         try {
-            return finished && !released && pins == 0 && file == null && buffer != null && size > 0 ? capacity : 0;
+            return finishedInMemoryLocked() ? capacity : 0;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Finished, unpinned, holding bytes in memory: what {@code HostAlloc}'s spill may take. */
+    private boolean finishedInMemoryLocked() {
+        return finished && !released && pins == 0 && file == null && buffer != null && size > 0;
     }
 
     /**
@@ -356,7 +361,7 @@ final class PartialHandle implements SegmentSource {
             return 0;
         }
         try {
-            if (!finished || released || pins > 0 || file != null || buffer == null || size == 0) {
+            if (!finishedInMemoryLocked()) {
                 return 0;
             }
             long freed = capacity;
