@@ -34,6 +34,9 @@ final class ProfileShares {
                         + "|AllocationManager"));
         CATEGORIES.put("LZ4 compression and its XXHash32 checksums (the compressor, not the stream around it)",
                 Pattern.compile("LZ4_compress|LZ4Compressor\\.compress|XXH32"));
+        CATEGORIES.put("zstd compression (zstd-jni's native compressor, its contexts included, not the stream around it)",
+                Pattern.compile("^ZSTD_(compress|endStream|flushStream|initCStream|createCStream|freeCStream|CCtx_reset)"
+                        + "|^HUF_compress"));
         CATEGORIES.put("copies in the process (arraycopy, copyMemory, memcpy)",
                 Pattern.compile("arraycopy|copyMemory|CopyMemory|memcpy|memmove"));
         CATEGORIES.put("write system calls (the copy into the page cache included)",
