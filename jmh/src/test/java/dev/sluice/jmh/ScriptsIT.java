@@ -180,13 +180,15 @@ class ScriptsIT {
                 new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--event", "gpu"},
                 new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--tasks", "0"},
                 new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--memory-limit", "lots"},
-                new String[] {"scripts/profile.sh", "--strategy", "buffered:merge=zip", "--size", "tiny"})) {
+                new String[] {"scripts/profile.sh", "--strategy", "buffered:merge=zip", "--size", "tiny"},
+                new String[] {"scripts/python-env", "--fast"},
+                new String[] {"scripts/python-env", "--python", "/nonexistent/python3"})) {
             Run r = run(bad);
             assertEquals(2, r.status, String.join(" ", bad) + ": " + r.err);
             assertTrue(r.err.contains(bad[0].substring(8)), String.join(" ", bad) + ": " + r.err);
         }
         assertTrue(!Files.exists(WORK.resolve("never")), "bench.sh created its output for a bad strategy");
-        for (String script : List.of("bench.sh", "report.sh", "compare.sh", "profile.sh")) {
+        for (String script : List.of("bench.sh", "report.sh", "compare.sh", "profile.sh", "python-env")) {
             Run help = run("scripts/" + script, "--help");
             assertEquals(0, help.status, script);
             assertTrue(help.out.startsWith("Usage: scripts/" + script), script + ": " + help.out);
