@@ -19,13 +19,13 @@ class ProfileSharesTest {
                 "Thread.run;PartialHandle.append;Unsafe_CopyMemory;asm_exc_page_fault;exc_page_fault;clear_page_erms 30",
                 "Thread.run;LZ4JNI.LZ4_compress_limitedOutput;LZ4_compress_fast 50",
                 "Thread.run;ByteBuffer.allocateDirect;Unsafe_SetMemory 20",
-                "Thread.run;ZstdOutputStreamNoFinalizer.compressStream;ZSTD_compressStream2;ZSTD_compressBlock_fast 10",
+                "Thread.run;com/github/luben/zstd/ZstdOutputStreamNoFinalizer.compressStream;libzstd-jni-1.5.7-6.so 10",
                 ""), StandardCharsets.UTF_8);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ProfileShares.print(collapsed, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(text.startsWith("  45.5%  LZ4_compress_fast\n  27.3%  clear_page_erms\n  18.2%  Unsafe_SetMemory\n"
-                + "   9.1%  ZSTD_compressBlock_fast\n110 samples"),
+                + "   9.1%  libzstd-jni-1.5.7-6.so\n110 samples"),
                 "the frames with the most samples of their own come first: " + text);
         assertTrue(text.contains("  27.3%  page faults"), text);
         assertTrue(text.contains("  27.3%  copies in the process"), text);
