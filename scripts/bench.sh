@@ -52,7 +52,7 @@ Options:
   --sizes LIST        comma-separated sizes: tiny, small, medium, large, xlarge, xxlarge
   --scale F           a factor > 0, or seed-equivalent (tasks x size / this machine's memory as the seed's)
   --tasks N           map tasks written at once (default: the preset's)
-  --codec C           none, lz4-frame or lz4-block (default: lz4-block, Spark's lz4)
+  --codec C           none, lz4-frame, lz4-block (Spark's lz4) or zstd (Spark's zstd) (default: lz4-block)
   --sync B            true: every commit forces its files to the device, and so does the raw write, so that the
                       disk is in every wave (default: false, as Spark)
   --warmups N         warm-up waves per configuration (default: the preset's); a warm-up wave is not verified

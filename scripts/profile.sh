@@ -24,7 +24,7 @@ Options:
   --size Z       tiny, small, medium, large, xlarge or xxlarge
   --tasks N      map tasks written at once (default: 1)
   --scale F      a factor > 0, or seed-equivalent (default: 1)
-  --codec C      none, lz4-frame or lz4-block (default: lz4-block, Spark's lz4)
+  --codec C      none, lz4-frame, lz4-block (Spark's lz4) or zstd (Spark's zstd) (default: lz4-block)
   --memory-limit SIZE  the executor's host memory limit (default: none; async:skipMerge=true needs one)
   --iterations N measured waves (default: 1)
   --warmup-records R  quarter (default): the warm-up wave writes every record cut to its first quarter; full: the

@@ -7,14 +7,17 @@ Listens on 127.0.0.1 (port 0: one the system picks), prints "listening on PORT" 
 connection, reads frames of Sluice's wire format (docs/network.md: int32 length, kind, partition, rows, then payload)
 until the map output ends, answers with an ACK frame, and reads every partition's Arrow IPC stream with
 pyarrow.ipc.open_stream. Prints one JSON line: rows and batches per non-empty partition, their total, and, with
---partition, that partition's schema and first rows. Codecs none and lz4-frame only (lz4-block is Spark's framing,
-which Arrow does not define). Exits 1 if a stream does not read, 2 on bad usage or a missing pyarrow.
+--partition, that partition's schema and first rows. Codecs none, lz4-frame and zstd, whose frames are decompressed
+with the zstandard package first (scripts/partition_framing.py); lz4-block, Spark's LZ4BlockOutputStream framing, is
+refused, saying so. Exits 1 if a stream does not read, 2 on bad usage, an lz4-block stream or a missing package.
 """
 import argparse
 import json
 import socket
 import struct
 import sys
+
+from partition_framing import LZ4_BLOCK_UNREADABLE, framing, import_or_venv, unzstd
 
 MAP_OUTPUT_OPEN, STREAM_OPEN, BATCH, STREAM_END, MAP_OUTPUT_END, ACK = range(6)
 
@@ -36,13 +39,9 @@ def main():
     parser.add_argument("--partition", type=int, default=None, help="also print this partition's schema and rows")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the sender (default 60)")
     args = parser.parse_args()
-    global pa, ipc
-    try:
-        import pyarrow as pa
-        import pyarrow.ipc as ipc
-    except ImportError:
-        print("pyarrow-receive: pyarrow is not installed (pip install pyarrow)", file=sys.stderr)
-        sys.exit(2)
+    pa = import_or_venv("pyarrow", "pyarrow-receive", "scripts/pyarrow-receive.py")
+    import pyarrow.ipc as ipc
+    zstandard = None
 
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.bind(("127.0.0.1", args.port))
@@ -71,8 +70,20 @@ def main():
 
     result = {"partitions": partitions, "rows": {}, "batches": {}}
     for p in sorted(streams):
+        stream = b"".join(streams[p])
+        kind = framing(stream)
+        if kind == "lz4-block":
+            print(f"pyarrow-receive: partition {p} is {LZ4_BLOCK_UNREADABLE}", file=sys.stderr)
+            sys.exit(2)
+        if kind == "zstd":
+            zstandard = zstandard or import_or_venv("zstandard", "pyarrow-receive", "scripts/pyarrow-receive.py")
+            try:
+                stream, _ = unzstd(zstandard, stream)
+            except Exception as e:  # zstandard raises several types
+                print(f"pyarrow-receive: partition {p} does not decompress as zstd frames: {e}", file=sys.stderr)
+                sys.exit(1)
         try:
-            table = ipc.open_stream(pa.py_buffer(b"".join(streams[p]))).read_all()
+            table = ipc.open_stream(pa.py_buffer(stream)).read_all()
         except pa.ArrowInvalid as e:
             print(f"pyarrow-receive: partition {p} is not an Arrow IPC stream pyarrow reads: {e}", file=sys.stderr)
             sys.exit(1)

@@ -14,8 +14,12 @@ public final class JCudfFormat implements StreamFormat {
     private static final byte[] NOTHING = new byte[0];
     private final ShuffleCodec codec;
 
-    /** The codecs a JCudfSerialization stream can be written in. */
-    public static final List<ShuffleCodec> CODECS = List.of(ShuffleCodec.NONE, ShuffleCodec.LZ4_BLOCK);
+    /**
+     * The codecs a JCudfSerialization stream can be written in: those that compress the piece a record is written
+     * into, as Spark's codec wraps each record's stream in spark-rapids' threaded writer.
+     */
+    public static final List<ShuffleCodec> CODECS = List.of(ShuffleCodec.NONE, ShuffleCodec.LZ4_BLOCK,
+            ShuffleCodec.ZSTD);
 
     /**
      * @throws InvalidParameterException for {@code lz4-frame}, which is Arrow IPC's body compression: a JCudf table
@@ -23,8 +27,9 @@ public final class JCudfFormat implements StreamFormat {
      */
     public JCudfFormat(ShuffleCodec codec) {
         if (!CODECS.contains(codec)) {
-            throw new InvalidParameterException("codec", codec.label(), "none or lz4-block for JCudfSerialization "
-                    + "records (" + codec.label() + " is Arrow IPC body compression, which they do not have)");
+            throw new InvalidParameterException("codec", codec.label(), "none, lz4-block or zstd for "
+                    + "JCudfSerialization records (" + codec.label() + " is Arrow IPC body compression, which they do "
+                    + "not have)");
         }
         this.codec = codec;
     }

@@ -54,11 +54,12 @@ public final class JCudfPayload implements Payload {
     @Override
     public long writeTo(WritableByteChannel out, BufferAllocator scratch) throws IOException {
         Counting counted = new Counting(out);
-        ShuffleCodec.Piece piece = codec.open(counted);
-        // writeToStream wraps a plain OutputStream in a DataOutputStream over a BufferedOutputStream (8 KiB) and
-        // flushes it at the end, as spark-rapids' serialization stream does; it does not close it.
-        JCudfSerialization.writeToStream(columns, Channels.newOutputStream(piece), rowOffset, rows);
-        piece.finish();
+        try (ShuffleCodec.Piece piece = codec.open(counted)) {
+            // writeToStream wraps a plain OutputStream in a DataOutputStream over a BufferedOutputStream (8 KiB) and
+            // flushes it at the end, as spark-rapids' serialization stream does; it does not close it.
+            JCudfSerialization.writeToStream(columns, Channels.newOutputStream(piece), rowOffset, rows);
+            piece.finish();
+        }
         return counted.bytes();
     }
 }

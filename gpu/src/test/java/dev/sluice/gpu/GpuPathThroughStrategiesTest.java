@@ -94,7 +94,7 @@ class GpuPathThroughStrategiesTest {
         InvalidParameterException e = assertThrows(InvalidParameterException.class,
                 () -> new JCudfFormat(ShuffleCodec.LZ4_FRAME));
         assertTrue(e.getMessage().contains("codec") && e.getMessage().contains("lz4-frame")
-                && e.getMessage().contains("none or lz4-block"), e.getMessage());
+                && e.getMessage().contains("none, lz4-block or zstd"), e.getMessage());
     }
 
     /** One emulated GPU map task through {@code spec}, verified and deleted; returns the verification. */

@@ -53,7 +53,10 @@ public class GpuTaskState {
     @Param({"hash"})
     public String partitioning;
 
-    /** none or lz4-block (Spark's {@code spark.io.compression.codec=lz4}). */
+    /**
+     * none, lz4-block (Spark's {@code spark.io.compression.codec=lz4}) or zstd (Spark's
+     * {@code spark.io.compression.codec=zstd}).
+     */
     @Param({"lz4-block"})
     public String codec;
 

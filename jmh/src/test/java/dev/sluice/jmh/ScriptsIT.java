@@ -144,8 +144,9 @@ class ScriptsIT {
     void profileShProfilesTheMeasuredWavesIntoFlameGraphsAndCollapsedStacks() throws Exception {
         Path out = WORK.resolve("profile");
         deleteRecursively(out);
+        // Spark's zstd, so that a codec name other than the default goes through the script into the fork.
         Run r = run("scripts/profile.sh", "--strategy", "buffered", "--size", "tiny", "--scale", "8", "--iterations",
-                "3", "--out", out.toString());
+                "3", "--codec", "zstd", "--out", out.toString());
         assertEquals(0, r.status, r.err);
         List<String> files = List.of("buffered-tiny-1tasks-flame.html", "buffered-tiny-1tasks-flame-reverse.html",
                 "buffered-tiny-1tasks-collapsed.txt");
@@ -164,7 +165,7 @@ class ScriptsIT {
                 new String[] {"scripts/bench.sh", "--preset", "huge"},
                 new String[] {"scripts/bench.sh", "--sizes", "tiny,gigantic"},
                 new String[] {"scripts/bench.sh", "--scale", "-1"},
-                new String[] {"scripts/bench.sh", "--codec", "zstd"},
+                new String[] {"scripts/bench.sh", "--codec", "snappy"},
                 new String[] {"scripts/bench.sh", "--sync", "maybe"},
                 new String[] {"scripts/bench.sh", "--strategies", "nope", "--out", WORK.resolve("never").toString()},
                 new String[] {"scripts/bench.sh", "--strategies", "per-batch,async:skipMerge=maybe", "--out",
@@ -179,13 +180,15 @@ class ScriptsIT {
                 new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--event", "gpu"},
                 new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--tasks", "0"},
                 new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--memory-limit", "lots"},
-                new String[] {"scripts/profile.sh", "--strategy", "buffered:merge=zip", "--size", "tiny"})) {
+                new String[] {"scripts/profile.sh", "--strategy", "buffered:merge=zip", "--size", "tiny"},
+                new String[] {"scripts/python-env", "--fast"},
+                new String[] {"scripts/python-env", "--python", "/nonexistent/python3"})) {
             Run r = run(bad);
             assertEquals(2, r.status, String.join(" ", bad) + ": " + r.err);
             assertTrue(r.err.contains(bad[0].substring(8)), String.join(" ", bad) + ": " + r.err);
         }
         assertTrue(!Files.exists(WORK.resolve("never")), "bench.sh created its output for a bad strategy");
-        for (String script : List.of("bench.sh", "report.sh", "compare.sh", "profile.sh")) {
+        for (String script : List.of("bench.sh", "report.sh", "compare.sh", "profile.sh", "python-env")) {
             Run help = run("scripts/" + script, "--help");
             assertEquals(0, help.status, script);
             assertTrue(help.out.startsWith("Usage: scripts/" + script), script + ": " + help.out);

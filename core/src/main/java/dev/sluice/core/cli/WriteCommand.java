@@ -66,7 +66,7 @@ final class WriteCommand {
                         + "its own input (seed + task number)")
                 .optional("partitions", "N", Workload.DEFAULT_PARTITIONS, "reduce partitions (>= 1)")
                 .optional("codec", "CODEC", Workload.DEFAULT_CODEC, "partition stream compression: "
-                        + ShuffleCodec.names() + " (lz4-block is Spark's lz4)")
+                        + ShuffleCodec.names() + " (lz4-block is Spark's lz4, zstd Spark's zstd)")
                 .optional("keys", "DIST", Workload.DEFAULT_KEYS, "key distribution: uniform, or zipf (128 hot keys; some partitions stay empty)")
                 .optional("partitioning", "SCHEME", Workload.DEFAULT_PARTITIONING, "roundrobin (df.repartition(N)) or hash (Spark's Murmur3 pmod on key)")
                 .optional("batches", "N", Workload.DEFAULT_BATCHES, "input batches per task: seed (the seed report's 1 to 5 for small to xxlarge) or N")

@@ -73,11 +73,11 @@ public final class ArrowIpcFormat implements StreamFormat {
     /** Writes one record batch message for {@code slice} to {@code out}, framed; returns the bytes written. */
     long writeRecord(VectorSchemaRoot slice, WritableByteChannel out, BufferAllocator scratch) throws IOException {
         Counting counted = new Counting(out);
-        ShuffleCodec.Piece piece = codec.open(counted);
-        try (ArrowRecordBatch batch = unload(slice, scratch)) {
+        try (ShuffleCodec.Piece piece = codec.open(counted);
+             ArrowRecordBatch batch = unload(slice, scratch)) {
             MessageSerializer.serialize(new WriteChannel(piece), batch, IPC);
+            piece.finish();
         }
-        piece.finish();
         return counted.bytes;
     }
 
@@ -192,9 +192,10 @@ public final class ArrowIpcFormat implements StreamFormat {
     private byte[] frame(Piece piece) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            ShuffleCodec.Piece framed = codec.open(Channels.newChannel(bytes));
-            piece.writeTo(framed);
-            framed.finish();
+            try (ShuffleCodec.Piece framed = codec.open(Channels.newChannel(bytes))) {
+                piece.writeTo(framed);
+                framed.finish();
+            }
             return bytes.toByteArray();
         } catch (IOException e) {
             throw new IllegalStateException("serializing to memory failed", e);

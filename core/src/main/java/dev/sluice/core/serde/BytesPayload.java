@@ -39,9 +39,10 @@ public final class BytesPayload implements Payload {
     @Override
     public long writeTo(WritableByteChannel out, BufferAllocator scratch) throws IOException {
         Counting counted = new Counting(out);
-        ShuffleCodec.Piece piece = codec.open(counted);
-        piece.write(bytes.duplicate());
-        piece.finish();
+        try (ShuffleCodec.Piece piece = codec.open(counted)) {
+            piece.write(bytes.duplicate());
+            piece.finish();
+        }
         return counted.bytes;
     }
 }

@@ -24,9 +24,10 @@ public final class Counting implements WritableByteChannel {
     static byte[] framed(ShuffleCodec codec, byte[] plain) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            ShuffleCodec.Piece piece = codec.open(Channels.newChannel(bytes));
-            piece.write(ByteBuffer.wrap(plain));
-            piece.finish();
+            try (ShuffleCodec.Piece piece = codec.open(Channels.newChannel(bytes))) {
+                piece.write(ByteBuffer.wrap(plain));
+                piece.finish();
+            }
             return bytes.toByteArray();
         } catch (IOException e) {
             throw new IllegalStateException("framing bytes in memory failed", e);

@@ -1,11 +1,18 @@
 package dev.sluice.core.serde;
 
+import com.github.luben.zstd.RecyclingBufferPool;
+import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
+import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import dev.sluice.core.InvalidParameterException;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
 import java.util.stream.Collectors;
@@ -83,6 +90,56 @@ public enum ShuffleCodec {
                     .withStopOnEmptyBlock(false)
                     .build(bytes);
         }
+    },
+    /**
+     * Each piece compressed as Spark's {@code spark.io.compression.codec=zstd} compresses a stream
+     * ({@code ZStdCompressionCodec.compressedOutputStream}, core/src/main/scala/org/apache/spark/io/CompressionCodec.scala
+     * in Spark 4.1.0, apache/spark @ e221b56be7): zstd-jni's {@code ZstdOutputStreamNoFinalizer} on its recycling
+     * buffer pool ({@code spark.io.compression.zstd.bufferPool.enabled=true}) at level 1
+     * ({@code spark.io.compression.zstd.level}), no workers ({@code spark.io.compression.zstd.workers=0}), the
+     * library's default strategy ({@code spark.io.compression.zstd.strategy} unset), behind a 32 KiB
+     * {@code BufferedOutputStream} ({@code spark.io.compression.zstd.bufferSize}), closed at the end of the piece: one
+     * zstd frame per piece, without checksum or content size. A partition is concatenated frames, which Spark's
+     * reader and every standard zstd decoder read.
+     */
+    ZSTD("zstd") {
+        @Override
+        public Piece open(WritableByteChannel out) {
+            return new Piece.Zstd(out);
+        }
+
+        @Override
+        public boolean framesPieces() {
+            return true;
+        }
+
+        /**
+         * {@code ZSTD_compressBound}, which covers one frame written in a single pass, plus what the streaming
+         * writer may add to it: the largest frame header, the block the buffered stream's flush at close ends, the
+         * empty last block that ends the frame, and a checksum (which Spark does not write).
+         */
+        @Override
+        public long pieceBound(long plainBytes) {
+            return zstdCompressBound(plainBytes) + ZSTD_FRAME_HEADER_MAX + 2 * ZSTD_BLOCK_HEADER + ZSTD_CHECKSUM;
+        }
+
+        /**
+         * Reads concatenated frames as Spark's {@code ZStdCompressionCodec.compressedInputStream} does: zstd-jni's
+         * {@code ZstdInputStreamNoFinalizer} on the recycling pool behind a 32 KiB {@code BufferedInputStream}.
+         */
+        @Override
+        public InputStream unframe(InputStream bytes) {
+            try {
+                return new BufferedInputStream(new ZstdInputStreamNoFinalizer(bytes, RecyclingBufferPool.INSTANCE),
+                        ZSTD_BUFFER_SIZE);
+            } catch (IOException e) {
+                throw closing(bytes, new UncheckedIOException("opening a zstd stream failed", e));
+            } catch (RuntimeException e) {
+                throw closing(bytes, e);
+            } catch (Error e) {
+                throw closing(bytes, e);
+            }
+        }
     };
 
     /** {@code spark.io.compression.lz4.blockSize} default. */
@@ -91,6 +148,30 @@ public enum ShuffleCodec {
     public static final int LZ4_BLOCK_CHECKSUM_SEED = 0x9747b28c;
     /** An LZ4 block stream block's header: magic, token, two lengths, checksum. */
     private static final long LZ4_BLOCK_HEADER = 21;
+    /** {@code spark.io.compression.zstd.level} default. */
+    public static final int ZSTD_LEVEL = 1;
+    /** {@code spark.io.compression.zstd.bufferSize} default: the buffered streams around zstd's. */
+    public static final int ZSTD_BUFFER_SIZE = 32 * 1024;
+    /** {@code spark.io.compression.zstd.workers} default: compression on the writing thread. */
+    private static final int ZSTD_WORKERS = 0;
+    /** zstd's largest block ({@code ZSTD_BLOCKSIZE_MAX}), the unit of {@code ZSTD_compressBound}'s margin. */
+    private static final long ZSTD_BLOCK_MAX = 128 * 1024;
+    /** {@code ZSTD_FRAMEHEADERSIZE_MAX}: magic, descriptor, window, dictionary id, content size. */
+    private static final long ZSTD_FRAME_HEADER_MAX = 18;
+    /** {@code ZSTD_blockHeaderSize}. */
+    private static final long ZSTD_BLOCK_HEADER = 3;
+    /** A frame's optional XXH64 checksum, low 4 bytes. */
+    private static final long ZSTD_CHECKSUM = 4;
+
+    /**
+     * {@code ZSTD_COMPRESSBOUND} from zstd.h, computed here rather than by zstd-jni's {@code Zstd.compressBound}: that
+     * would load the native library (and print JDK 24+'s restricted-method warning) wherever a memory plan is made,
+     * such as commands that only list configurations. A test checks it against the library's.
+     */
+    static long zstdCompressBound(long plainBytes) {
+        return plainBytes + (plainBytes >>> 8)
+                + (plainBytes < ZSTD_BLOCK_MAX ? (ZSTD_BLOCK_MAX - plainBytes) >>> 11 : 0);
+    }
 
     /**
      * The worst case of one compressed 32 KiB block, in a class of its own: loading lz4-java's native library when
@@ -99,6 +180,16 @@ public enum ShuffleCodec {
      */
     private static final class Lz4Bound {
         static final long BLOCK = LZ4Factory.fastestInstance().fastCompressor().maxCompressedLength(LZ4_BLOCK_SIZE);
+    }
+
+    /** {@code failure}, after closing {@code bytes}, which the stream that failed to open would have owned. */
+    private static <T extends Throwable> T closing(InputStream bytes, T failure) {
+        try {
+            bytes.close();
+        } catch (IOException | RuntimeException suppressed) {
+            failure.addSuppressed(suppressed);
+        }
+        return failure;
     }
 
     private final String label;
@@ -165,7 +256,10 @@ public enum ShuffleCodec {
         return Arrays.stream(values()).map(ShuffleCodec::label).collect(Collectors.joining(", "));
     }
 
-    /** One framed piece being written: a channel whose bytes reach the underlying one framed. */
+    /**
+     * One framed piece being written: a channel whose bytes reach the underlying one framed. Whoever opens it owns it:
+     * {@link #finish} completes it, and {@link #close} (try-with-resources) releases what it holds either way.
+     */
     public abstract static class Piece implements WritableByteChannel {
         /** Completes the piece; the underlying channel stays open. */
         public abstract void finish() throws IOException;
@@ -175,9 +269,13 @@ public enum ShuffleCodec {
             return true;
         }
 
+        /**
+         * Releases what the piece holds (zstd's native stream); nothing once it is finished. A piece closed before
+         * {@link #finish} stays incomplete, and nothing more reaches the underlying channel, which stays open.
+         */
         @Override
         public void close() throws IOException {
-            finish();
+            // Plain and lz4-block pieces hold only heap memory.
         }
 
         private static final class Plain extends Piece {
@@ -227,18 +325,98 @@ public enum ShuffleCodec {
                 }
             }
         }
+
+        /**
+         * Spark's zstd stream over one piece. Its native compression context is freed when the stream closes: at
+         * {@link #finish}, which ends the frame, or at {@link #close}, which ends it into nothing.
+         */
+        private static final class Zstd extends Piece {
+            private final Unclosable sink;
+            private final OutputStream stream;
+            private final WritableByteChannel in;
+            private boolean closed;
+
+            Zstd(WritableByteChannel out) {
+                this.sink = new Unclosable(out);
+                ZstdOutputStreamNoFinalizer zstd;
+                try {
+                    zstd = new ZstdOutputStreamNoFinalizer(Channels.newOutputStream(sink), RecyclingBufferPool.INSTANCE);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("creating a zstd stream failed", e);
+                }
+                try {
+                    zstd.setLevel(ZSTD_LEVEL).setWorkers(ZSTD_WORKERS);
+                } catch (IOException | RuntimeException e) {
+                    sink.discard();
+                    try {
+                        zstd.close();
+                    } catch (IOException | RuntimeException suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                    throw e instanceof IOException
+                            ? new UncheckedIOException("configuring a zstd stream failed", (IOException) e)
+                            : (RuntimeException) e;
+                }
+                this.stream = new BufferedOutputStream(zstd, ZSTD_BUFFER_SIZE);
+                this.in = Channels.newChannel(stream);
+            }
+
+            @Override
+            public int write(ByteBuffer src) throws IOException {
+                if (closed) {
+                    throw new ClosedChannelException();
+                }
+                return in.write(src);
+            }
+
+            @Override
+            public boolean isOpen() {
+                return !closed;
+            }
+
+            /** Closes the buffered stream as Spark's writer does: flushes it, ends the frame, frees the context. */
+            @Override
+            public void finish() throws IOException {
+                if (!closed) {
+                    closed = true;
+                    stream.close();
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                if (!closed) {
+                    closed = true;
+                    sink.discard();
+                    stream.close();
+                }
+            }
+        }
     }
 
-    /** Keeps a stream wrapper from closing the channel it writes to. */
+    /**
+     * Keeps a stream wrapper from closing the channel it writes to; once told to {@link #discard}, drops what it is
+     * given, so that a piece given up can end its stream without a byte more reaching the channel.
+     */
     private static final class Unclosable implements WritableByteChannel {
         private final WritableByteChannel out;
+        private boolean discarding;
 
         Unclosable(WritableByteChannel out) {
             this.out = out;
         }
 
+        void discard() {
+            discarding = true;
+        }
+
         @Override
         public int write(ByteBuffer src) throws IOException {
+            if (discarding) {
+                int n = src.remaining();
+                src.position(src.limit());
+                return n;
+            }
             return out.write(src);
         }
 

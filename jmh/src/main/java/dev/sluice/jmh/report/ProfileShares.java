@@ -34,6 +34,12 @@ final class ProfileShares {
                         + "|AllocationManager"));
         CATEGORIES.put("LZ4 compression and its XXHash32 checksums (the compressor, not the stream around it)",
                 Pattern.compile("LZ4_compress|LZ4Compressor\\.compress|XXH32"));
+        // zstd-jni's native methods, and the library under them: async-profiler names its frames by the file zstd-jni
+        // extracted the library to (deleted once loaded) where it cannot read its symbols, by ZSTD_... where it can.
+        CATEGORIES.put("zstd compression (zstd-jni's native compressor and its contexts, not the stream around it)",
+                Pattern.compile("ZstdOutputStreamNoFinalizer\\.(compressStream|flushStream|endStream|createCStream"
+                        + "|freeCStream|resetCStream)|libzstd-jni|^ZSTD_(compress|endStream|flushStream|initCStream"
+                        + "|createCStream|freeCStream|CCtx_reset)|^HUF_compress"));
         CATEGORIES.put("copies in the process (arraycopy, copyMemory, memcpy)",
                 Pattern.compile("arraycopy|copyMemory|CopyMemory|memcpy|memmove"));
         CATEGORIES.put("write system calls (the copy into the page cache included)",

@@ -80,7 +80,7 @@ class SluiceCliTest {
         "--scale|-2|a finite number > 0",
         "--scale|big|a number",
         "--rows-per-batch|0|an integer >= 1",
-        "--codec|zstd|none, lz4-frame, lz4-block",
+        "--codec|snappy|none, lz4-frame, lz4-block, zstd",
         "--strategy|nope|per-batch",
         "--size|huge|tiny, small, medium",
         "--keys|normal|uniform or zipf",
