@@ -16,7 +16,7 @@ import java.util.Map;
 final class Compare {
     enum Verdict {
         FASTER("faster"), SLOWER("SLOWER"), SLOWER_WITHIN_THRESHOLD("slower, within threshold"),
-        NO_DIFFERENCE("no significant difference"), NO_ERROR_ESTIMATE("no error estimate (one sample?)"),
+        NO_DIFFERENCE("no significant difference"), NO_ERROR_ESTIMATE("no error: one wave"),
         ONLY_IN_BASE("only in base"), ONLY_IN_NEW("only in new");
 
         final String text;
@@ -104,18 +104,32 @@ final class Compare {
                     Double.isNaN(l.ratio) ? "-" : Double.isNaN(l.low)
                             ? String.format(Locale.ROOT, "%.3f", l.ratio)
                             : String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", l.ratio, l.low, l.high),
-                    l.verdict.text);
+                    verdictText(l));
         }
         out.println();
         out.println(slower ? "Result: at least one benchmark is SLOWER beyond the threshold." : "Result: no benchmark is slower beyond the threshold.");
         return slower;
     }
 
+    private static String verdictText(Line l) {
+        if (l.verdict != Verdict.NO_ERROR_ESTIMATE) {
+            return l.verdict.text;
+        }
+        List<String> which = new ArrayList<>();
+        if (l.base.samples < 2) {
+            which.add("base");
+        }
+        if (l.fresh.samples < 2) {
+            which.add("new");
+        }
+        return "no error: one wave in " + String.join(" and ", which);
+    }
+
     private static String score(JmhResults.Row r) {
         if (r == null) {
             return "-";
         }
-        return Double.isNaN(r.error) ? String.format(Locale.ROOT, "%.3f %s", r.score, r.unit)
+        return Double.isNaN(r.error) ? String.format(Locale.ROOT, "%.3f %s (one wave)", r.score, r.unit)
                 : String.format(Locale.ROOT, "%.3f ± %.3f %s", r.score, r.error, r.unit);
     }
 }
