@@ -38,6 +38,8 @@ Presets (what the other options override):
           (which it needs), consolidated-best;
           1 warm-up wave of
           the full records and 5 measured waves per configuration (run it once per --codec)
+async:skipMerge=true runs with memoryLimit=machine: upstream's skip-merge needs a memory limit, the fork reads this
+machine's memory, and the result records "machine", so that compare.sh matches results of machines of any size.
 quick and seed first measure the machine's own spread over the same iterations (NoiseFloorBenchmark: the same
 lz4 work in every iteration, no I/O), which the report sets against every configuration's error.
 

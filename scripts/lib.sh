@@ -43,7 +43,8 @@ require_jar() {
   fi
 }
 
+# The report tools take no strategy, so they need benchmarks.jar alone.
 report_tools() {
-  "$java" -Djava.awt.headless=true -cp "$jar" dev.sluice.jmh.report.ReportTools "$@"
+  "$java" -Djava.awt.headless=true "-Dsluice.script=$script" -cp "$jar" dev.sluice.jmh.report.ReportTools "$@"
 }
 

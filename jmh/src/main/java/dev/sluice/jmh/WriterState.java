@@ -27,7 +27,10 @@ public class WriterState {
     @Param({"16"})
     public int threads;
 
-    /** The executor's host memory limit, or {@code none} (upstream's default). */
+    /**
+     * The executor's host memory limit: {@code none} (upstream's default), a byte size, or {@code machine}, this
+     * machine's memory, read here in the fork ({@link MemoryLimit}).
+     */
     @Param({"none"})
     public String memoryLimit;
 
@@ -44,9 +47,13 @@ public class WriterState {
         Workload workload = workloadState.workload();
         spec = StrategySpec.parse("strategy", strategy);
         config = WriterConfig.builder().partitions(workload.partitions).threads(threads)
-                .memoryLimit(WriterConfig.parseMemoryLimit("memoryLimit", memoryLimit))
+                .memoryLimit(MemoryLimit.parse("memoryLimit", memoryLimit))
                 .codec(workload.codec).fsync(sync);
         WriterConfig probe = config(Path.of(System.getProperty("java.io.tmpdir")));
+        if (MemoryLimit.MACHINE.equals(memoryLimit)) {
+            System.out.printf(Locale.ROOT, "sluice: memoryLimit=%s: %d bytes, this machine's memory%n", memoryLimit,
+                    probe.memoryLimit);
+        }
         spec.check("strategy", probe);
         for (String warning : spec.warnings(probe)) {
             System.err.println("sluice: warning: " + strategy + ": " + warning);
