@@ -90,7 +90,7 @@ public class RawWriteBenchmark extends RunSettings {
             }
             System.out.printf("sluice raw write: %d tasks x %d bytes (%s) in %d-byte writes%n", tasks, bytes,
                     COMPUTED.equals(fileBytes) ? "a data file of this input, computed" : "given", WRITE_SIZE);
-            dir = ExecutorState.newTrialDirectory("sluice-raw-");
+            dir = TrialDirectory.create("sluice-raw-");
             chunk = ByteBuffer.allocateDirect(WRITE_SIZE);
             SplittableRandom random = new SplittableRandom(workload.inputSpec().seed);
             while (chunk.remaining() >= Long.BYTES) {
@@ -171,7 +171,7 @@ public class RawWriteBenchmark extends RunSettings {
         @TearDown(Level.Trial)
         public void stop() throws IOException {
             threads.shutdownNow();
-            ExecutorState.deleteDirectory(dir);
+            TrialDirectory.remove(dir);
         }
     }
 
