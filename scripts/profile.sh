@@ -35,6 +35,11 @@ Options:
   --event E      cpu, alloc, wall or lock (default: cpu)
   --out DIR      a directory, created if missing, where the files go (default: jmh/target/profile/STRATEGY-SIZE-EVENT)
   --help         print this help
+
+Environment:
+  SLUICE_CLASSPATH  jars or class directories of third-party strategies, separated by ':' as a Java class path,
+                 put after benchmarks.jar (java -cp ... dev.sluice.jmh.SluiceBenchmarks), so that --strategy takes
+                 their names. An entry that does not exist is refused (exit status 2)
 Exit status: 0 done, 1 the run failed, 2 bad arguments.
 USAGE
 }
@@ -64,9 +69,10 @@ case "$event" in cpu|alloc|wall|lock) ;; *) die "invalid --event '$event': allow
 [[ -z "$out" || ! -e "$out" || -d "$out" ]] || die "invalid --out '$out': it exists and is not a directory; allowed is a directory, created if missing"
 find_java
 require_jar
+class_path "$jar"
 # The strategy, size, task count, scale and iterations as the benchmarks parse them: BenchPlan refuses (exit 2) what
 # the fork would, before anything runs.
-problem="$("$java" -cp "$jar" dev.sluice.jmh.BenchPlan --preset smoke --sizes "$size" --strategies "$strategy" \
+problem="$("$java" -cp "$cp" dev.sluice.jmh.BenchPlan --preset smoke --sizes "$size" --strategies "$strategy" \
   --tasks "$tasks" --scale "$scale" --iterations "$iterations" --codec "$codec" --warmup-records "$warmup" 2>&1 >/dev/null)" || { problem="${problem//--strategies/--strategy}"; die "${problem//--sizes/--size}"; }
 lib="$root/jmh/target/async-profiler/linux-x64/libasyncProfiler.so"
 [[ -f "$lib" ]] || { echo "$script: $lib is missing; build with: mvn -B -DskipTests package" >&2; exit 2; }
@@ -79,7 +85,7 @@ files=("$out/$trial-flame.html" "$out/$trial-flame-reverse.html" "$out/$trial-co
 log="$out/$trial-jmh.log"
 echo "$script: profiling $strategy at $size ($event) into $out" >&2
 rm -f "${files[@]}"
-if ! "$java" -cp "$jar" dev.sluice.jmh.SluiceBenchmarks ShuffleWriteBenchmark -p "strategy=$strategy" -p "size=$size" \
+if ! "$java" -cp "$cp" dev.sluice.jmh.SluiceBenchmarks ShuffleWriteBenchmark -p "strategy=$strategy" -p "size=$size" \
     -p "tasks=$tasks" -p "scale=$scale" -p "codec=$codec" -p "warmUp=$warmup" -p "memoryLimit=$limit" -wi 1 \
     -i "$iterations" -f 1 -foe true -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints" \
     -prof "dev.sluice.jmh.WaveProfiler:libPath=$lib;event=$event;dir=$out" > "$log" 2>&1; then
