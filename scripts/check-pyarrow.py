@@ -12,20 +12,35 @@ import json
 import struct
 import sys
 
-try:
-    import pyarrow as pa
-    import pyarrow.ipc as ipc
-except ImportError:
-    print("check-pyarrow: pyarrow is not installed (pip install pyarrow)", file=sys.stderr)
-    sys.exit(2)
+
+def description():
+    """The docstring without its Usage paragraph, which argparse writes."""
+    parts = __doc__.split("\n\n")
+    return "\n\n".join(parts[:1] + parts[2:])
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help, with 'Usage:' as every other script of scripts/ writes it."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, "Usage: ")
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dir")
-    parser.add_argument("--shuffle-id", type=int, default=0)
-    parser.add_argument("--map-id", type=int, default=0)
+    parser = argparse.ArgumentParser(prog="scripts/check-pyarrow.py", description=description(),
+                                     formatter_class=HelpFormatter)
+    parser.add_argument("dir", help="the directory of the map output")
+    parser.add_argument("--shuffle-id", type=int, default=0, help="the shuffle id of the files (default 0)")
+    parser.add_argument("--map-id", type=int, default=0, help="the map id of the files (default 0)")
     args = parser.parse_args()
+    # Imported once the arguments are read, so that --help works without pyarrow.
+    global pa, ipc
+    try:
+        import pyarrow as pa
+        import pyarrow.ipc as ipc
+    except ImportError:
+        print("check-pyarrow: pyarrow is not installed (pip install pyarrow)", file=sys.stderr)
+        sys.exit(2)
     base = f"{args.dir}/shuffle_{args.shuffle_id}_{args.map_id}_0"
     try:
         with open(base + ".index", "rb") as f:
