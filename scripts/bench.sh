@@ -2,6 +2,8 @@
 # scripts/bench.sh: runs a benchmark matrix, one configuration per JMH fork, with progress; writes the JMH JSON, the
 # environment and a report. The matrix itself (sizes, tasks, scale, strategies, iterations) comes from
 # dev.sluice.jmh.BenchPlan, so that it is decided by the code the benchmarks run. Builds the jar if it is missing.
+# Runs java -cp benchmarks.jar[:SLUICE_CLASSPATH] dev.sluice.jmh.SluiceBenchmarks (the jar's Main-Class), so that
+# third-party strategies can be named; JMH's forks inherit the class path.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -43,6 +45,8 @@ Presets (what the other options override):
           async and consolidated-best, on emulated devices of 25, 50 and 100 MB/s per task slot with 0.25 and 1 GB
           of dirty cache per slot, and on native storage; at scale 0.05 with the dirty caches scaled alike
           (similarity); 1 warm-up and 3 measured waves per configuration; needs root and loop devices
+async:skipMerge=true runs with memoryLimit=machine: upstream's skip-merge needs a memory limit, the fork reads this
+machine's memory, and the result records "machine", so that compare.sh matches results of machines of any size.
 quick and seed first measure the machine's own spread over the same iterations (NoiseFloorBenchmark: the same
 lz4 work in every iteration, no I/O), which the report sets against every configuration's error.
 
@@ -67,6 +71,13 @@ Options:
   --jdk PATH          JDK to build and run with (default: JAVA_HOME, else java on PATH)
   --out DIR           output directory, created; must not hold a previous run (default: jmh/target/bench/PRESET-TIME)
   --help              print this help
+
+Every JMH run gets -foe true, so that a failing benchmark fails the run (JMH alone exits 0 after one).
+
+Environment:
+  SLUICE_CLASSPATH    jars or class directories of third-party strategies, separated by ':' as a Java class path;
+                      put after benchmarks.jar for the plan and every fork, so that --strategies takes their names.
+                      An entry that does not exist is refused (exit status 2)
 Exit status: 0 done, 1 a benchmark failed, 2 bad arguments.
 USAGE
 }
@@ -88,12 +99,13 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 find_java "$jdk"
+class_path "$jar"
 
 if [[ ! -f "$jar" ]]; then
   echo "$script: $jar is missing; building it (mvn -B -q -DskipTests package)" >&2
   (cd "$root" && JAVA_HOME="${jdk:-${JAVA_HOME:-}}" mvn -B -q -DskipTests package) || { echo "$script: build failed" >&2; exit 1; }
 fi
-plan_text="$("$java" -cp "$jar" dev.sluice.jmh.BenchPlan "${plan_args[@]}" 2>&1)" || die "${plan_text}"
+plan_text="$("$java" -cp "$cp" dev.sluice.jmh.BenchPlan "${plan_args[@]}" 2>&1)" || die "${plan_text}"
 out="${out:-$root/jmh/target/bench/$preset-$(date +%Y%m%d-%H%M%S)}"
 [[ ! -e "$out/jmh-result.json" ]] || die "invalid --out '$out': it already holds a run (jmh-result.json)"
 [[ ! -e "$out" || -d "$out" ]] || die "invalid --out '$out': it exists and is not a directory"
@@ -136,7 +148,8 @@ for c in "${configs[@]}"; do
   # shellcheck disable=SC2086 # the plan's arguments are words without spaces
   # verified/: a size's first strategy verifies its outputs row by row and records their digests; the others' equal
   # bytes are then verified by digest (dev.sluice.core.verify.VerifiedDigests).
-  if ! "$java" "-Dsluice.verifiedDigests=$out/verified" -jar "$jar" $args -rf json -rff "$out/runs/$name.json" \
+  if ! "$java" "-Dsluice.verifiedDigests=$out/verified" -cp "$cp" dev.sluice.jmh.SluiceBenchmarks $args -rf json \
+      -rff "$out/runs/$name.json" \
       > "$out/logs/$name.log" 2>&1; then
     echo "$script: configuration ${name#*-} failed; the end of $out/logs/$name.log:" >&2
     tail -n 30 "$out/logs/$name.log" >&2

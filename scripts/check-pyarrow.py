@@ -28,13 +28,27 @@ def fail(status, message):
     sys.exit(status)
 
 
+def description():
+    """The docstring without its Usage paragraph, which argparse writes."""
+    parts = __doc__.split("\n\n")
+    return "\n\n".join(parts[:1] + parts[2:])
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help, with 'Usage:' as every other script of scripts/ writes it."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, "Usage: ")
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dir")
+    parser = argparse.ArgumentParser(prog="scripts/check-pyarrow.py", description=description(),
+                                     formatter_class=HelpFormatter)
+    parser.add_argument("dir", help="the directory of the map output")
     parser.add_argument("--codec", default=None,
                         help="the codec the output was written with (default: told by each partition's first bytes)")
-    parser.add_argument("--shuffle-id", type=int, default=0)
-    parser.add_argument("--map-id", type=int, default=0)
+    parser.add_argument("--shuffle-id", type=int, default=0, help="the shuffle id of the files (default 0)")
+    parser.add_argument("--map-id", type=int, default=0, help="the map id of the files (default 0)")
     args = parser.parse_args()
     if args.codec is not None and args.codec not in CODECS:
         fail(2, f"invalid --codec '{args.codec}': allowed are none, lz4-frame, zstd")

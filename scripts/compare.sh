@@ -7,15 +7,17 @@ usage() {
   cat <<'USAGE'
 Usage: scripts/compare.sh BASE.json NEW.json [--threshold 5%]
 
-For every benchmark and parameter set in both results: the ratio NEW/BASE with an interval built from both JMH
-errors (99.9%), and a verdict: faster, SLOWER (the whole interval beyond the threshold), slower within threshold,
-no significant difference, or no error estimate (a result with one measured run has none). Benchmarks in only one
-of the files are listed as such.
+For every benchmark and parameter set in both results: the ratio NEW/BASE with an interval built from both 99.9%
+errors (each computed from its measured waves as JMH does, two waves or more), and a verdict: faster, SLOWER (the
+whole interval beyond the threshold), slower within threshold, no significant difference, or no error (one wave:
+a result with a single measured wave has none). Benchmarks in only one of the files are listed as such; two
+results that share no benchmark and parameter set are refused (exit status 2), naming what each holds and the
+parameters whose values differ.
 
 Options:
   --threshold P   how much slower counts, in percent (default: 5%)
   --help          print this help
-Exit status: 0 nothing slower beyond the threshold, 1 some benchmark is, 2 bad arguments.
+Exit status: 0 nothing slower beyond the threshold, 1 some benchmark is, 2 bad arguments or nothing to compare.
 USAGE
 }
 

@@ -43,7 +43,23 @@ require_jar() {
   fi
 }
 
+# The class path of a Sluice jar ($1) followed by the entries of SLUICE_CLASSPATH: jars or class directories of
+# third-party strategies (found by ServiceLoader through their META-INF/services entry) and what they need, separated
+# by ':' as in a Java class path. Sets $cp; refuses an entry that does not exist, naming it (exit status 2). Forks of
+# JMH inherit the class path.
+class_path() {
+  cp="$1"
+  local entries entry
+  IFS=: read -r -a entries <<< "${SLUICE_CLASSPATH:-}"
+  for entry in "${entries[@]}"; do
+    [[ -n "$entry" ]] || continue
+    [[ -e "${entry%/\*}" ]] || die "invalid SLUICE_CLASSPATH entry '$entry': no such file or directory; allowed are jars and class directories (or DIR/* for every jar in DIR), separated by ':'"
+    cp="$cp:$entry"
+  done
+}
+
+# The report tools take no strategy, so they need benchmarks.jar alone.
 report_tools() {
-  "$java" -Djava.awt.headless=true -cp "$jar" dev.sluice.jmh.report.ReportTools "$@"
+  "$java" -Djava.awt.headless=true "-Dsluice.script=$script" -cp "$jar" dev.sluice.jmh.report.ReportTools "$@"
 }
 

@@ -33,8 +33,22 @@ def read_exactly(conn, n):
     return b"".join(chunks)
 
 
+def description():
+    """The docstring without its Usage paragraph, which argparse writes."""
+    parts = __doc__.split("\n\n")
+    return "\n\n".join(parts[:1] + parts[2:])
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help, with 'Usage:' as every other script of scripts/ writes it."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, "Usage: ")
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/pyarrow-receive.py", description=description(),
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--partition", type=int, default=None, help="also print this partition's schema and rows")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the sender (default 60)")

@@ -11,9 +11,13 @@ Writes DIR/report.md in the seed report's shape: its three tables (query total t
 mapper task durations), each strategy's improvement over per-batch with its error and Welch's t-test on the measured
 waves (significant: p < 0.01), the crossover size, every measured wave and the machine's noise floor, the I/O per task
 (amplification, write calls per MiB, /proc write_bytes vs cancelled_write_bytes, peak Dirty, memory, the gate), the
-raw-write reference, what the counters say, and the environment. Charts: DIR/query.png, DIR/mapper.png, DIR/tasks.png
-(bars: the measured 99.9% errors), DIR/amplification.png, DIR/syscalls.png, DIR/disk.png. The environment is read
-from environment.json beside RESULT.json (scripts/bench.sh writes it). Prints the report's path.
+raw-write reference, what the counters say, and the environment. Every error (99.9%) and test comes from the
+measured waves, as JMH computes them, from two waves on; a configuration of one wave says "no error: one wave".
+Clocks, each named in the report: the mapper stage is JMH's score; query total is that plus the reduce side's read
+after each wave, wave by wave (so never shorter than the mapper stage); the sum of task durations is the tasks' own.
+Charts: DIR/query.png, DIR/mapper.png, DIR/tasks.png (whiskers: the 99.9% errors, where there is one),
+DIR/amplification.png, DIR/syscalls.png, DIR/disk.png. The environment is read from environment.json beside
+RESULT.json (scripts/bench.sh writes it). Prints the report's path.
 
 Options:
   --out DIR   where to write (default: a directory named report beside RESULT.json)

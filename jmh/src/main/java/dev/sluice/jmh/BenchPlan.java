@@ -22,15 +22,16 @@ import java.util.Map;
  * The benchmark matrix of {@code scripts/bench.sh}, decided here so that the script stays thin and every name, size,
  * codec and default comes from the code the benchmarks run: one line per configuration, each one JMH run in its own
  * fork. {@code java -cp benchmarks.jar dev.sluice.jmh.BenchPlan [options]} prints a header line ({@code #} and what
- * was chosen and why) and then {@code name|weight|jmh arguments} lines; a bad option exits with status 2 and a
+ * was chosen, each with where it came from: given, the preset's, the default or this machine's processors) and then {@code name|weight|jmh arguments} lines; a bad option exits with status 2 and a
  * message naming it. An argument {@code @KEY:NAME} stands for the secondary result KEY of configuration NAME, which
  * runs before it.
  *
  * <p>The seed preset is the seed report's experiment on this machine: the seed's five sizes with its 1 to 5 batches
  * per map task, as many map tasks at once as this machine has processors (the seed ran 16 tasks on 16 writer
  * threads: one task per processor), at the seed-equivalent scale, 200 partitions, round robin, Spark's lz4, the
- * strategies at their upstream defaults plus {@code async:skipMerge=true} (given the machine's memory as its limit,
- * which upstream's skip-merge requires), and the raw-write reference at each size; first, the machine's own spread
+ * strategies at their upstream defaults plus {@code async:skipMerge=true} (with {@code memoryLimit=machine}: upstream's
+ * skip-merge requires a limit, and the machine's memory, read in the fork, is written in the result as
+ * {@code machine}, so that results of two machines compare), and the raw-write reference at each size; first, the machine's own spread
  * over the same iterations ({@link NoiseFloorBenchmark}).
  */
 public final class BenchPlan {
@@ -38,6 +39,7 @@ public final class BenchPlan {
     static final class Preset {
         final List<String> sizes;
         final String scale;
+        /** Map tasks at once; null: one per processor of this machine (at most {@value #MAX_TASKS}). */
         final String tasks;
         final int warmups;
         final int iterations;
@@ -81,6 +83,24 @@ public final class BenchPlan {
             "buffered:pool=true", "buffered:partial=chunked", "buffered:recordBuffer=direct",
             "buffered:partial=records:recordBuffer=direct", Presets.CONSOLIDATED_BEST);
 
+    /** The most map tasks at once a preset takes from this machine's processors: the seed's 16. */
+    static final int MAX_TASKS = 16;
+
+    /** What a plan takes from the machine it is made on. */
+    static final class Machine {
+        final int processors;
+        final long memoryTotal;
+
+        Machine(int processors, long memoryTotal) {
+            this.processors = processors;
+            this.memoryTotal = memoryTotal;
+        }
+
+        static Machine current() {
+            return new Machine(Runtime.getRuntime().availableProcessors(), SeedScale.memoryTotal());
+        }
+    }
+
     /** The crossover map's strategies: the baseline, both PRs and the best consolidation. */
     public static final List<String> BALANCE = List.of("per-batch", "buffered", "async", Presets.CONSOLIDATED_BEST);
     /** The map's write bandwidths per task slot (MB/s) on emulated devices; native storage is the last column. */
@@ -108,22 +128,23 @@ public final class BenchPlan {
     }
 
     static Map<String, Preset> presets() {
-        String cores = String.valueOf(Math.max(1, Math.min(16, Runtime.getRuntime().availableProcessors())));
+        String perProcessor = null; // one task per processor, resolved on the machine the plan is made on
         Map<String, Preset> presets = new LinkedHashMap<>();
         String quarter = InputState.QUARTER;
         presets.put("smoke", new Preset(List.of("tiny"), "1", "1", 0, 1, false, STRATEGIES, quarter));
-        presets.put("quick", new Preset(List.of("small"), SeedScale.NAME, cores, 1, 3, true, STRATEGIES, quarter));
-        presets.put("seed", new Preset(Arrays.asList(SEED_SIZES.split(",")), SeedScale.NAME, cores, 1, 5, true,
+        presets.put("quick", new Preset(List.of("small"), SeedScale.NAME, perProcessor, 1, 3, true, STRATEGIES, quarter));
+        presets.put("seed", new Preset(Arrays.asList(SEED_SIZES.split(",")), SeedScale.NAME, perProcessor, 1, 5, true,
                 STRATEGIES, quarter));
         // The seed's batch bytes at scale 1 (small: one 400 MB batch per task, the shape the faithful buffered was
         // profiled at), so that ideal's memory (every record of every task at once) fits this machine at xxlarge.
         // Full warm-up waves, so that a pool is in its steady state.
-        presets.put("tuning", new Preset(List.of("small", "xxlarge"), "1", cores, 1, 5, false, TUNING,
+        presets.put("tuning", new Preset(List.of("small", "xxlarge"), "1", perProcessor, 1, 5, false, TUNING,
                 InputState.FULL));
-        // The crossover map (docs/balance.md): small, large and xxlarge over four write bandwidths per slot and two
-        // dirty caches per slot, at a 20th of the data with the dirty caches scaled alike.
-        presets.put("balance", new Preset(List.of("small", "large", "xxlarge"), BALANCE_SCALE, cores, 1, 3, false,
-                BALANCE, quarter, balanceDevices()));
+        // The crossover map (docs/balance.md): small, large and xxlarge over three write bandwidths per slot and two
+        // dirty caches per slot on emulated devices, and native storage, at a 20th of the data with the dirty caches
+        // scaled alike.
+        presets.put("balance", new Preset(List.of("small", "large", "xxlarge"), BALANCE_SCALE, perProcessor, 1, 3,
+                false, BALANCE, quarter, balanceDevices()));
         return presets;
     }
 
@@ -137,6 +158,15 @@ public final class BenchPlan {
     }
 
     static int run(List<String> args, PrintStream out) {
+        return run(args, out, Machine.current());
+    }
+
+    /** "1 task", "2 tasks". */
+    static String count(int n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+
+    static int run(List<String> args, PrintStream out, Machine machine) {
         Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i < args.size(); i += 2) {
             if (!args.get(i).startsWith("--") || i + 1 >= args.size()) {
@@ -168,9 +198,14 @@ public final class BenchPlan {
         boolean emulated = devices.stream().anyMatch(d -> !DeviceSpec.parse("--device", d).isNative());
         // On an emulated device the dirty cache is the device's, scaled with the data; this machine's page cache
         // (what seed-equivalent answers) is out of the picture, so a smaller scale keeps the run's time reasonable.
-        String scale = options.getOrDefault("scale", emulated && SeedScale.NAME.equals(preset.scale) ? DEVICE_SCALE
-                : preset.scale);
-        String tasks = options.getOrDefault("tasks", preset.tasks);
+        boolean deviceScale = emulated && !options.containsKey("scale") && SeedScale.NAME.equals(preset.scale);
+        String scale = options.getOrDefault("scale", deviceScale ? DEVICE_SCALE : preset.scale);
+        int perProcessor = Math.max(1, Math.min(MAX_TASKS, machine.processors));
+        String tasks = options.getOrDefault("tasks", preset.tasks != null ? preset.tasks : String.valueOf(perProcessor));
+        String tasksFrom = options.containsKey("tasks") ? "given" : preset.tasks != null ? "the preset's"
+                : machine.processors > MAX_TASKS ? "one per processor, at most " + MAX_TASKS + ": this machine has "
+                        + machine.processors + " processors"
+                : "one per processor: this machine has " + count(machine.processors, "processor", "processors");
         int warmups = count("--warmups", options.getOrDefault("warmups", String.valueOf(preset.warmups)), 0);
         int iterations = count("--iterations", options.getOrDefault("iterations", String.valueOf(preset.iterations)), 1);
         String warmUp = options.getOrDefault("warmup-records", preset.warmUp);
@@ -189,18 +224,23 @@ public final class BenchPlan {
                     Workload.DEFAULT_BATCH_BYTES, Workload.DEFAULT_ROWS_PER_BATCH, Workload.DEFAULT_PARTITIONING,
                     Workload.DEFAULT_KEYS, codec, Workload.DEFAULT_SEED, dev.sluice.core.input.SchemaSpec.DEFAULT);
         }
-        out.printf(Locale.ROOT, "# %s: sizes %s; %s tasks at once (%s); scale %s%s; strategies %s; codec %s;%s %d "
-                        + "warm-up (of %s) and %d measured waves per configuration; device%s %s%n",
-                presetName, String.join(",", sizes), tasks,
-                options.containsKey("tasks") ? "given" : "this machine's processors", scale,
-                SeedScale.NAME.equals(scale) ? " (" + any.scaleReason + ")"
-                        : emulated && !options.containsKey("scale") && !scale.equals(preset.scale)
-                        ? " (on an emulated device, whose dirty cache is scaled with the data)" : "",
-                String.join(",", strategies), codec,
-                sync.equals("true") ? " fsync at every commit;" : "", warmups,
-                warmUp.equals(InputState.FULL) ? "the full records" : "a quarter of every record", iterations,
-                devices.size() == 1 ? "" : "s", String.join(",", devices));
-        long memoryLimit = SeedScale.memoryTotal();
+        int taskCount = any.tasks;
+        out.printf(Locale.ROOT, "# %s: %s %s (%s); %s at once (%s); scale %s (%s%s); %s %s (%s); codec %s (%s);%s "
+                        + "%s%s (%s) and %s (%s) per configuration; %s %s (%s)%n",
+                presetName, sizes.size() == 1 ? "size" : "sizes", String.join(",", sizes), from(options, "sizes"),
+                count(taskCount, "task", "tasks"), tasksFrom, scale,
+                deviceScale ? "on an emulated device, whose dirty cache is scaled with the data" : from(options, "scale"),
+                SeedScale.NAME.equals(scale) ? ": " + any.scaleReason : "",
+                strategies.size() == 1 ? "strategy" : "strategies", String.join(",", strategies),
+                from(options, "strategies"), codec, options.containsKey("codec") ? "given" : "the default",
+                sync.equals("true") ? " fsync at every commit (given);" : "",
+                count(warmups, "warm-up wave", "warm-up waves"),
+                warmups == 0 ? "" : warmUp.equals(InputState.FULL) ? " of the full records"
+                        : " of a quarter of every record", from(options, "warmups"),
+                count(iterations, "measured wave", "measured waves"), from(options, "iterations"),
+                devices.size() == 1 ? "device" : "devices", String.join(",", devices),
+                options.containsKey("device") ? "given" : preset.devices.size() > 1 ? "the preset's" : "the default");
+        long memoryLimit = machine.memoryTotal;
         if (preset.noiseFloor) {
             // The same iterations of a constant job: the error no configuration can be expected to beat here.
             out.println("noise-floor|" + 400 * (warmups + iterations) + "|NoiseFloorBenchmark -p tasks=" + tasks
@@ -232,9 +272,10 @@ public final class BenchPlan {
                     WriterConfig unlimited = probe(codec, WriterConfig.UNLIMITED);
                     if (spec.problem(unlimited) != null || !spec.warnings(unlimited).isEmpty()) {
                         // Upstream's skip-merge needs a host memory limit (without one it merges, with a warning): the
-                        // executor may use this machine's memory. Any other problem is refused here, not in the fork.
+                        // executor may use the machine's memory, read in the fork, so that the result's parameter says
+                        // "machine" on every machine. Any other problem is refused here, not in the fork.
                         spec.check("--strategies", probe(codec, memoryLimit));
-                        jmh.addAll(List.of("-p", "memoryLimit=" + memoryLimit));
+                        jmh.addAll(List.of("-p", "memoryLimit=" + MemoryLimit.MACHINE));
                     }
                     String name = size + at + "-" + strategy.replaceAll("[:=]", "_");
                     first = first == null ? name : first;
@@ -249,6 +290,11 @@ public final class BenchPlan {
             }
         }
         return 0;
+    }
+
+    /** Where an option's value came from: given on the command line, else the preset's. */
+    private static String from(Map<String, String> options, String name) {
+        return options.containsKey(name) ? "given" : "the preset's";
     }
 
     /** A configuration to check a strategy spec against, before anything runs. */

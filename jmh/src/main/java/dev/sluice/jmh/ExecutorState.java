@@ -8,10 +8,7 @@ import dev.sluice.core.run.WaveResult;
 import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.WriterConfig;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -27,7 +24,7 @@ import org.openjdk.jmh.runner.IterationType;
 @State(Scope.Benchmark)
 public class ExecutorState {
     /** Map outputs and scratch files go under this directory (a fresh subdirectory per trial). */
-    public static final String DIR_PROPERTY = "sluice.dir";
+    public static final String DIR_PROPERTY = TrialDirectory.DIR_PROPERTY;
 
     private Path dir;
     private WriterConfig config;
@@ -46,10 +43,20 @@ public class ExecutorState {
         this.dirty = gate.dirty();
         this.device = storageState.emulated();
         dir = storageState.newTrialDirectory("sluice-jmh-");
-        config = writers.config(dir);
-        storage = new CountedStorage();
-        executor = writers.spec().createExecutor(config, storage, inputs.allocator());
-        wave = new Wave(inputs.input().size());
+        try {
+            config = writers.config(dir);
+            storage = new CountedStorage();
+            executor = writers.spec().createExecutor(config, storage, inputs.allocator());
+            wave = new Wave(inputs.input().size());
+        } catch (Exception | Error e) {
+            // JMH runs no teardown after a failed setup.
+            try {
+                stop();
+            } catch (Exception | Error suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
 
     /** Whether this iteration is a warm-up, which writes the inputs' warm-up copies. */
@@ -84,22 +91,8 @@ public class ExecutorState {
                     executor.close();
                 }
             } finally {
-                deleteDirectory(dir);
+                TrialDirectory.remove(dir);
             }
-        }
-    }
-
-    /** A fresh directory for one trial's files, under {@code -Dsluice.dir} or the temp directory. */
-    static Path newTrialDirectory(String prefix) throws IOException {
-        return Files.createTempDirectory(StorageState.base(), prefix);
-    }
-
-    static void deleteDirectory(Path dir) throws IOException {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 }

@@ -44,7 +44,7 @@ final class ForkMemory {
                         MemoryPlan plan = new MemoryPlan();
                         try {
                             WriterConfig config = WriterConfig.builder().partitions(Integer.parseInt(partitionCount))
-                                    .memoryLimit(WriterConfig.parseMemoryLimit("memoryLimit", limit))
+                                    .memoryLimit(MemoryLimit.parse("memoryLimit", limit))
                                     .outputDir(Path.of(System.getProperty("java.io.tmpdir"))).build();
                             spec.planMemory(plan, config, new TaskShape(Integer.parseInt(taskCount), 0, 1));
                         } catch (IllegalArgumentException e) {

@@ -93,7 +93,7 @@ public class GpuTaskState {
         startPartition = gpuPartitioning.startPartition(MAP_ID, partitions);
         gpuExpected = RowMultisets.expected(input.batches(), gpuPartitioning, partitions, startPartition);
         cpuExpected = Reference.compute(input, cpuPartitioning.create(partitions, MAP_ID));
-        dir = ExecutorState.newTrialDirectory("sluice-gpu-");
+        dir = TrialDirectory.create("sluice-gpu-");
         storage = new CountedStorage();
         executor = spec.createExecutor(WriterConfig.builder().partitions(partitions).threads(threads)
                 .codec(shuffleCodec).outputDir(dir).build(), storage, allocator);
@@ -159,7 +159,7 @@ public class GpuTaskState {
                 allocator.close();
             }
         } finally {
-            ExecutorState.deleteDirectory(dir);
+            TrialDirectory.remove(dir);
         }
     }
 }

@@ -174,7 +174,7 @@ public class RawWriteBenchmark extends RunSettings {
         @TearDown(Level.Trial)
         public void stop() throws IOException {
             threads.shutdownNow();
-            ExecutorState.deleteDirectory(dir);
+            TrialDirectory.remove(dir);
         }
     }
 

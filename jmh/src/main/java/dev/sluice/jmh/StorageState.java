@@ -7,9 +7,7 @@ import dev.sluice.core.device.RunDevice;
 import dev.sluice.core.memory.TaskShape;
 import dev.sluice.core.run.Workload;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -47,12 +45,12 @@ public class StorageState {
 
     /** Where files go without a device, and where a device's image goes: -Dsluice.dir or the temp directory. */
     static Path base() {
-        return Paths.get(System.getProperty(ExecutorState.DIR_PROPERTY, System.getProperty("java.io.tmpdir")));
+        return TrialDirectory.base();
     }
 
-    /** A fresh directory for one trial's files on the trial's storage. */
+    /** A fresh directory for one trial's files on the trial's storage ({@link TrialDirectory}). */
     Path newTrialDirectory(String prefix) throws IOException {
-        return Files.createTempDirectory(storage.directory(), prefix);
+        return TrialDirectory.create(storage.directory(), prefix);
     }
 
     /** The emulated device, or null for native storage. */

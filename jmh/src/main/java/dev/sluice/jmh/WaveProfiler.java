@@ -31,6 +31,8 @@ import org.openjdk.jmh.runner.IterationType;
  * <p>Writes into DIR, per trial ({@code TRIAL} is its strategy, size and tasks, e.g. {@code buffered-small-2tasks}):
  * {@code TRIAL-flame.html} and {@code TRIAL-flame-reverse.html} (flame graphs), {@code TRIAL-collapsed.txt} (one line
  * per stack, {@code frame;frame;... samples}, for scripts). Events: cpu, alloc, wall, lock.
+ * {@code java -cp benchmarks.jar dev.sluice.jmh.WaveProfiler STRATEGY SIZE TASKS} prints the TRIAL a run with those
+ * parameters writes, so that scripts/profile.sh replaces exactly its own files and nothing else.
  */
 public final class WaveProfiler implements InternalProfiler, WaveWindow.Listener {
     private static final List<String> EVENTS = List.of("cpu", "alloc", "wall", "lock");
@@ -122,18 +124,36 @@ public final class WaveProfiler implements InternalProfiler, WaveWindow.Listener
 
     /** The trial's strategy, size and tasks where it has them (a wave's), else the benchmark's name. */
     static String trialName(BenchmarkParams params) {
+        String[] name = params.getBenchmark().split("\\.");
+        return trialName(params.getParam("strategy"), params.getParam("size"), params.getParam("tasks"),
+                name[Math.max(0, name.length - 2)]);
+    }
+
+    /** Strategy, size and tasks (each null where the benchmark has no such parameter), else {@code benchmark}. */
+    static String trialName(String strategy, String size, String tasks, String benchmark) {
         List<String> parts = new ArrayList<>();
-        for (String key : List.of("strategy", "size", "tasks")) {
-            String value = params.getParam(key);
-            if (value != null) {
-                parts.add(key.equals("tasks") ? value + "tasks" : value);
-            }
+        if (strategy != null) {
+            parts.add(strategy);
+        }
+        if (size != null) {
+            parts.add(size);
+        }
+        if (tasks != null) {
+            parts.add(tasks + "tasks");
         }
         if (parts.isEmpty()) {
-            String[] name = params.getBenchmark().split("\\.");
-            parts.add(name[Math.max(0, name.length - 2)]);
+            parts.add(benchmark);
         }
         return String.join("-", parts).replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    /** Prints the TRIAL of a ShuffleWriteBenchmark run with the strategy, size and tasks given, as given to JMH. */
+    public static void main(String[] args) {
+        if (args.length != 3) {
+            System.err.println("usage: WaveProfiler STRATEGY SIZE TASKS (prints the TRIAL its files are named after)");
+            System.exit(2);
+        }
+        System.out.println(trialName(args[0], args[1], args[2], "ShuffleWriteBenchmark"));
     }
 
     private String execute(String command) {

@@ -29,7 +29,10 @@ public class WriterState {
     @Param({"16"})
     public int threads;
 
-    /** The executor's host memory limit, or {@code none} (upstream's default). */
+    /**
+     * The executor's host memory limit: {@code none} (upstream's default), a byte size, or {@code machine}, this
+     * machine's memory, read here in the fork ({@link MemoryLimit}).
+     */
     @Param({"none"})
     public String memoryLimit;
 
@@ -46,9 +49,13 @@ public class WriterState {
         Workload workload = workloadState.workload();
         spec = StrategySpec.parse("strategy", strategy);
         config = WriterConfig.builder().partitions(workload.partitions).threads(threads)
-                .memoryLimit(WriterConfig.parseMemoryLimit("memoryLimit", memoryLimit))
+                .memoryLimit(MemoryLimit.parse("memoryLimit", memoryLimit))
                 .codec(workload.codec).fsync(sync);
         WriterConfig probe = config(Path.of(System.getProperty("java.io.tmpdir")));
+        if (MemoryLimit.MACHINE.equals(memoryLimit)) {
+            System.out.printf(Locale.ROOT, "sluice: memoryLimit=%s: %d bytes, this machine's memory%n", memoryLimit,
+                    probe.memoryLimit);
+        }
         spec.check("strategy", probe);
         for (String warning : spec.warnings(probe)) {
             System.err.println("sluice: warning: " + strategy + ": " + warning);
@@ -57,8 +64,7 @@ public class WriterState {
         String refusal = plan.refusal(MemoryPlan.availableMemory(), Runtime.getRuntime().maxMemory());
         if (refusal == null) {
             // The trial's files go under -Dsluice.dir or the temp directory (ExecutorState.trialDirectory).
-            refusal = WaveStorage.plan(spec, probe, workload).refusal(Path.of(System.getProperty(
-                    ExecutorState.DIR_PROPERTY, System.getProperty("java.io.tmpdir"))));
+            refusal = WaveStorage.plan(spec, probe, workload).refusal(TrialDirectory.base());
         }
         if (refusal != null) {
             throw new DoesNotFitException(String.format(Locale.ROOT, "%s at %s x %.3f with %d tasks %s", strategy,

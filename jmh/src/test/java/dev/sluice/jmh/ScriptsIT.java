@@ -16,7 +16,12 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -25,7 +30,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The scripts as a user runs them, after the benchmarks jar is built: bench.sh's smoke preset, then report.sh and
- * compare.sh on what it wrote, and their refusals of bad arguments.
+ * compare.sh on what it wrote, profile.sh, every script's --help, third-party strategies through SLUICE_CLASSPATH,
+ * and their refusals of bad arguments.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ScriptsIT {
@@ -47,13 +53,23 @@ class ScriptsIT {
     }
 
     private static Run run(String... command) throws Exception {
+        return run(Map.of(), command);
+    }
+
+    /** Runs a script of the repository (a path relative to it) or a program, with {@code env} added. */
+    private static Run run(Map<String, String> env, String... command) throws Exception {
         List<String> cmd = new ArrayList<>(Arrays.asList(command));
-        cmd.set(0, ROOT.resolve(command[0]).toString());
+        if (!Paths.get(command[0]).isAbsolute()) {
+            cmd.set(0, ROOT.resolve(command[0]).toString());
+        }
         Files.createDirectories(WORK);
         Path out = Files.createTempFile(WORK, "out", ".txt");
         Path err = Files.createTempFile(WORK, "err", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        builder.environment().remove("SLUICE_CLASSPATH");
+        builder.environment().putAll(env);
+        Process p = builder.start();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
             p.destroyForcibly();
             throw new AssertionError(String.join(" ", command) + " did not finish in 5 minutes");
@@ -144,23 +160,43 @@ class ScriptsIT {
     void profileShProfilesTheMeasuredWavesIntoFlameGraphsAndCollapsedStacks() throws Exception {
         Path out = WORK.resolve("profile");
         deleteRecursively(out);
+        // A directory that already holds a user's files, some named as profiles are, and a stale profile of this
+        // configuration: only the run's own files may change.
+        Files.createDirectories(out);
+        Map<String, String> users = Map.of("myapp-flame.html", "mine", "myapp-flame-reverse.html", "mine",
+                "myapp-collapsed.txt", "mine 1", "jmh.log", "my log", "per-batch-tiny-1tasks-flame.html", "other");
+        for (Map.Entry<String, String> f : users.entrySet()) {
+            Files.writeString(out.resolve(f.getKey()), f.getValue());
+        }
+        Files.writeString(out.resolve("buffered-tiny-1tasks-flame.html"), "stale");
         // Spark's zstd, so that a codec name other than the default goes through the script into the fork.
         Run r = run("scripts/profile.sh", "--strategy", "buffered", "--size", "tiny", "--scale", "8", "--iterations",
                 "3", "--codec", "zstd", "--out", out.toString());
         assertEquals(0, r.status, r.err);
         List<String> files = List.of("buffered-tiny-1tasks-flame.html", "buffered-tiny-1tasks-flame-reverse.html",
                 "buffered-tiny-1tasks-collapsed.txt");
-        assertEquals(files.stream().map(f -> out.resolve(f).toString()).collect(java.util.stream.Collectors.toList()),
+        assertEquals(files.stream().map(f -> out.resolve(f).toString()).collect(Collectors.toList()),
                 Arrays.asList(r.out.trim().split("\n")));
         for (String file : files) {
             assertTrue(Files.size(out.resolve(file)) > 0, file + " is empty");
         }
+        assertTrue(!Files.readString(out.resolve(files.get(0))).equals("stale"), "the run's own file is replaced");
+        assertTrue(Files.size(out.resolve("buffered-tiny-1tasks-jmh.log")) > 0, "JMH's output, named for the run");
+        for (Map.Entry<String, String> f : users.entrySet()) {
+            assertEquals(f.getValue(), Files.readString(out.resolve(f.getKey())), f.getKey() + " was touched");
+        }
         assertTrue(r.err.contains("%"), "the frames with the most samples: " + r.err);
+        java.util.regex.Matcher samples = java.util.regex.Pattern.compile("(\\d+) samples;").matcher(r.err);
+        assertTrue(samples.find(), r.err);
+        assertEquals(Long.parseLong(samples.group(1)) < 1000, r.err.contains("warning: this profile holds only "
+                + samples.group(1) + " sample"), "a profile of few samples is flagged: " + r.err);
     }
 
     @Test
     @Order(5)
     void scriptsRefuseBadArgumentsWithExitStatus2() throws Exception {
+        Files.createDirectories(WORK);
+        Files.writeString(WORK.resolve("a-file.txt"), "a user's file");
         for (String[] bad : List.of(
                 new String[] {"scripts/bench.sh", "--preset", "huge"},
                 new String[] {"scripts/bench.sh", "--sizes", "tiny,gigantic"},
@@ -181,6 +217,8 @@ class ScriptsIT {
                 new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--tasks", "0"},
                 new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--memory-limit", "lots"},
                 new String[] {"scripts/profile.sh", "--strategy", "buffered:merge=zip", "--size", "tiny"},
+                new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--out",
+                        WORK.resolve("a-file.txt").toString()},
                 new String[] {"scripts/python-env", "--fast"},
                 new String[] {"scripts/python-env", "--python", "/nonexistent/python3"})) {
             Run r = run(bad);
@@ -188,10 +226,137 @@ class ScriptsIT {
             assertTrue(r.err.contains(bad[0].substring(8)), String.join(" ", bad) + ": " + r.err);
         }
         assertTrue(!Files.exists(WORK.resolve("never")), "bench.sh created its output for a bad strategy");
-        for (String script : List.of("bench.sh", "report.sh", "compare.sh", "profile.sh", "python-env")) {
-            Run help = run("scripts/" + script, "--help");
-            assertEquals(0, help.status, script);
-            assertTrue(help.out.startsWith("Usage: scripts/" + script), script + ": " + help.out);
+        assertEquals("a user's file", Files.readString(WORK.resolve("a-file.txt")), "profile.sh --out FILE");
+        Run profile = run("scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--out",
+                WORK.resolve("a-file.txt").toString());
+        assertTrue(profile.err.contains("invalid --out") && profile.err.contains("not a directory"), profile.err);
+    }
+
+    @Test
+    @Order(6)
+    void everyScriptPrintsItsUsageOnHelp() throws Exception {
+        List<Path> scripts;
+        try (Stream<Path> files = Files.list(ROOT.resolve("scripts"))) {
+            scripts = files.filter(Files::isExecutable).filter(Files::isRegularFile).sorted()
+                    .collect(Collectors.toList());
+        }
+        List<String> names = scripts.stream().map(p -> p.getFileName().toString()).collect(Collectors.toList());
+        assertTrue(names.containsAll(List.of("bench.sh", "report.sh", "compare.sh", "profile.sh", "sluice", "net-send",
+                "gpu-stage", "gpu-device", "check-pyarrow.py", "pyarrow-receive.py", "python-env")),
+                String.valueOf(names));
+        for (Path script : scripts) {
+            Run help = run(script.toString(), "--help");
+            assertEquals(0, help.status, script + " --help: " + help.err);
+            assertTrue(help.out.lines().anyMatch(l -> l.startsWith("Usage: ")), script + " --help: " + help.out);
+        }
+    }
+
+    @Test
+    @Order(7)
+    @Timeout(60)
+    void compareShRefusesResultsThatShareNoConfiguration() throws Exception {
+        Path result = BENCH.resolve("jmh-result.json");
+        ObjectMapper json = new ObjectMapper();
+        ArrayNode other = (ArrayNode) json.readTree(result.toFile());
+        for (JsonNode b : other) {
+            ((ObjectNode) b.path("params")).put("codec", "none");
+        }
+        Path none = WORK.resolve("codec-none.json");
+        json.writeValue(none.toFile(), other);
+        Run r = run("scripts/compare.sh", result.toString(), none.toString());
+        assertEquals(2, r.status, r.out + r.err);
+        assertTrue(r.err.startsWith("compare.sh: invalid NEW.json '" + none + "': it shares no configuration"), r.err);
+        assertTrue(r.err.contains("ShuffleWriteBenchmark.wave (4)"), "what each file holds: " + r.err);
+        assertTrue(r.err.contains("codec ("), "the parameter that differs: " + r.err);
+        // The smoke run's skip-merge result carries memoryLimit=machine, not this machine's bytes.
+        assertTrue(json.readTree(result.toFile()).findValuesAsText("memoryLimit").containsAll(List.of("none",
+                "machine")), "memoryLimit as given");
+    }
+
+    /**
+     * A third party's strategies in a jar of their own (the test classes of {@code dev.sluice.jmh.teststrategy} with
+     * a {@code META-INF/services} entry), and the same as a class directory.
+     */
+    private static Path strategyJar() throws IOException {
+        Path classes = Paths.get("target/test-classes").toAbsolutePath();
+        Path dir = WORK.resolve("strategy-classes");
+        deleteRecursively(dir);
+        Path services = dir.resolve("META-INF/services/dev.sluice.core.write.ShuffleWriterFactory");
+        Files.createDirectories(services.getParent());
+        Files.writeString(services, "dev.sluice.jmh.teststrategy.RenamedPerBatchFactory\n"
+                + "dev.sluice.jmh.teststrategy.FailingFactory\n");
+        List<Path> copied;
+        try (Stream<Path> files = Files.walk(classes.resolve("dev/sluice/jmh/teststrategy"))) {
+            copied = files.filter(Files::isRegularFile).collect(Collectors.toList());
+        }
+        for (Path f : copied) {
+            Path to = dir.resolve(classes.relativize(f).toString());
+            Files.createDirectories(to.getParent());
+            Files.copy(f, to);
+        }
+        Path jar = WORK.resolve("test-strategies.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+             Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.filter(Files::isRegularFile).collect(Collectors.toList())) {
+                out.putNextEntry(new JarEntry(dir.relativize(f).toString().replace('\\', '/')));
+                out.write(Files.readAllBytes(f));
+                out.closeEntry();
+            }
+        }
+        return jar;
+    }
+
+    @Test
+    @Order(8)
+    @Timeout(300)
+    void thirdPartyStrategiesComeFromSluiceClasspath() throws Exception {
+        Path jar = strategyJar();
+        Run without = run("scripts/sluice", "strategies", "it-per-batch");
+        assertEquals(2, without.status, "not on the class path: " + without.err);
+        Run listed = run(Map.of("SLUICE_CLASSPATH", jar.toString()), "scripts/sluice", "strategies", "it-per-batch");
+        assertEquals(0, listed.status, listed.err);
+        assertTrue(listed.out.contains("it-per-batch"), listed.out);
+        Run fromDirectory = run(Map.of("SLUICE_CLASSPATH", ":" + WORK.resolve("strategy-classes") + ":"),
+                "scripts/sluice", "strategies", "it-failing");
+        assertEquals(0, fromDirectory.status, "a class directory, empty entries skipped: " + fromDirectory.err);
+
+        Path missing = WORK.resolve("no-such-strategies.jar");
+        for (String[] command : List.of(new String[] {"scripts/sluice", "strategies"},
+                new String[] {"scripts/bench.sh", "--preset", "smoke", "--out", WORK.resolve("never").toString()},
+                new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny"})) {
+            Run r = run(Map.of("SLUICE_CLASSPATH", jar + ":" + missing), command);
+            assertEquals(2, r.status, String.join(" ", command) + ": " + r.err);
+            assertTrue(r.err.contains("invalid SLUICE_CLASSPATH entry '" + missing + "'"), r.err);
+        }
+        assertTrue(!Files.exists(WORK.resolve("never")), "bench.sh created its output for a missing jar");
+
+        Path out = WORK.resolve("bench-external");
+        deleteRecursively(out);
+        Run bench = run(Map.of("SLUICE_CLASSPATH", jar.toString()), "scripts/bench.sh", "--preset", "smoke",
+                "--strategies", "it-per-batch", "--out", out.toString());
+        assertEquals(0, bench.status, bench.err);
+        JsonNode results = new ObjectMapper().readTree(out.resolve("jmh-result.json").toFile());
+        assertEquals(List.of("it-per-batch"), results.findValuesAsText("strategy"), "the strategy ran in its fork");
+    }
+
+    @Test
+    @Order(9)
+    @Timeout(180)
+    void aFailedTrialLeavesNoDirectory() throws Exception {
+        Path jar = strategyJar();
+        Path dir = WORK.resolve("sluice-dir");
+        deleteRecursively(dir);
+        Files.createDirectories(dir);
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        // The JMH lock only keeps timings apart; this run's outcome, not its time, is tested.
+        Run r = run(java, "-Djmh.ignoreLock=true", "-cp", ROOT.resolve("jmh/target/benchmarks.jar") + ":" + jar,
+                "dev.sluice.jmh.SluiceBenchmarks", "ShuffleWriteBenchmark", "-p", "strategy=it-failing", "-p",
+                "size=tiny", "-wi", "0", "-i", "1", "-f", "1", "-foe", "true", "-jvmArgsAppend",
+                "-Dsluice.dir=" + dir);
+        assertEquals(1, r.status, "-foe true fails the run: " + r.out + r.err);
+        assertTrue((r.out + r.err).contains("it-failing fails every commit"), r.out + r.err);
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(), left.collect(Collectors.toList()), "the failed trial's directory stays");
         }
     }
 
@@ -211,7 +376,10 @@ class ScriptsIT {
         }
     }
 
-    /** The result with every score multiplied by {@code factor} and a small error, so that a comparison is decisive. */
+    /**
+     * The result with every score multiplied by {@code factor} and three measured waves within 0.1% of it, so that
+     * the errors computed from them are small and a comparison is decisive.
+     */
     private static Path withScores(Path result, Path out, double factor) throws IOException {
         ObjectMapper json = new ObjectMapper();
         ArrayNode all = (ArrayNode) json.readTree(result.toFile());
@@ -219,7 +387,8 @@ class ScriptsIT {
             ObjectNode primary = (ObjectNode) b.path("primaryMetric");
             double score = primary.path("score").asDouble() * factor;
             primary.put("score", score);
-            primary.put("scoreError", score * 0.01);
+            ArrayNode waves = primary.putArray("rawData").addArray();
+            waves.add(score * 0.999).add(score).add(score * 1.001);
         }
         json.writeValue(out.toFile(), all);
         return out;

@@ -53,16 +53,16 @@ final class AblationTable {
                     + "| write calls/MiB | peak memory MiB | command |");
             out.println("|---|---|---|---|---|---|---|---|");
             for (JmhResults.Row r : writes) {
-                out.printf(Locale.ROOT, "| %s | %.0f ± %.0f | %s | %s | %s | %s | %s | `%s` |%n", r.param("strategy"),
-                        r.score, r.error, ideal == null ? "n/a" : ratio(ideal, r),
+                out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | `%s` |%n", r.param("strategy"),
+                        ResultsTable.ms(r), ideal == null ? "n/a" : ratio(ideal, r),
                         raw == null ? "n/a" : String.format(Locale.ROOT, "%.1fx", r.score / raw.score),
                         ResultsTable.fmt(r.metric("io.amplification"), "%.2f"), ResultsTable.fmt(r.metric("io.writeCallsPerMiB"), "%.1f"),
                         ResultsTable.fmt(ResultsTable.div(r.metric("io.peakBufferedBytes"), Bytes.MiB), "%.0f"),
                         command(r, "--strategies " + quote(r.param("strategy"))));
             }
             if (raw != null) {
-                out.printf(Locale.ROOT, "| raw write | %.0f ± %.0f | %s | 1.0x | %s | %s | | every run's %s-raw |%n",
-                        raw.score, raw.error, ideal == null ? "n/a" : ratio(ideal, raw),
+                out.printf(Locale.ROOT, "| raw write | %s | %s | 1.0x | %s | %s | | every run's %s-raw |%n",
+                        ResultsTable.ms(raw), ideal == null ? "n/a" : ratio(ideal, raw),
                         ResultsTable.fmt(raw.metric("io.amplification"), "%.2f"), ResultsTable.fmt(raw.metric("io.writeCallsPerMiB"), "%.1f"),
                         size);
             }
@@ -74,7 +74,8 @@ final class AblationTable {
     private static String ratio(JmhResults.Row ideal, JmhResults.Row r) {
         double share = ideal.score / r.score;
         double error = share * Math.hypot(ideal.error / ideal.score, r.error / r.score);
-        return String.format(Locale.ROOT, "%.0f%% ± %.0f%%", 100 * share, 100 * error);
+        return Double.isNaN(error) ? String.format(Locale.ROOT, "%.0f%% (no error: one wave)", 100 * share)
+                : String.format(Locale.ROOT, "%.0f%% ± %.0f%%", 100 * share, 100 * error);
     }
 
     private static String command(JmhResults.Row r, String strategies) {

@@ -18,10 +18,31 @@ final class Charts {
 
     /**
      * A bar per size and series; {@code errors} (whiskers of plus and minus that much) may be null. Sizes with no
-     * value for a series are drawn as 0.
+     * value for a series are drawn as 0. A series gets whiskers only where each of its bars has a value and an error (NaN:
+     * one measured run, no error): XChart draws a whisker at every bar of a series that has them, and one of zero
+     * height would claim a precision nobody measured.
      */
     static void bars(Path png, String title, String yTitle, List<String> sizes, List<String> series,
                      double[][] values, double[][] errors) throws IOException {
+        BitmapEncoder.saveBitmap(chart(title, yTitle, sizes, series, values, errors), png.toString(),
+                BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** Whether series {@code s} is drawn with whiskers: every bar has a value and an error. */
+    static boolean whiskers(double[][] values, double[][] errors, int s) {
+        if (errors == null) {
+            return false;
+        }
+        for (int i = 0; i < values[s].length; i++) {
+            if (Double.isNaN(values[s][i]) || Double.isNaN(errors[s][i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static CategoryChart chart(String title, String yTitle, List<String> sizes, List<String> series,
+                               double[][] values, double[][] errors) {
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("data size per map task").yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
@@ -37,15 +58,15 @@ final class Charts {
             for (int i = 0; i < sizes.size(); i++) {
                 double v = values[s][i];
                 y.add(Double.isNaN(v) ? 0.0 : v);
-                double err = errors == null ? 0 : errors[s][i];
+                double err = errors == null ? Double.NaN : errors[s][i];
                 e.add(Double.isNaN(err) ? 0.0 : err);
             }
-            if (errors == null) {
-                chart.addSeries(series.get(s), sizes, y);
-            } else {
+            if (whiskers(values, errors, s)) {
                 chart.addSeries(series.get(s), sizes, y, e);
+            } else {
+                chart.addSeries(series.get(s), sizes, y);
             }
         }
-        BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+        return chart;
     }
 }

@@ -6,6 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Compares two JMH results benchmark by benchmark: the ratio new/base with a confidence interval built from both
@@ -16,7 +19,7 @@ import java.util.Map;
 final class Compare {
     enum Verdict {
         FASTER("faster"), SLOWER("SLOWER"), SLOWER_WITHIN_THRESHOLD("slower, within threshold"),
-        NO_DIFFERENCE("no significant difference"), NO_ERROR_ESTIMATE("no error estimate (one sample?)"),
+        NO_DIFFERENCE("no significant difference"), NO_ERROR_ESTIMATE("no error: one wave"),
         ONLY_IN_BASE("only in base"), ONLY_IN_NEW("only in new");
 
         final String text;
@@ -92,6 +95,59 @@ final class Compare {
         return k.toString();
     }
 
+    /**
+     * Why two results cannot be compared, or null if they can: they share no configuration (the same benchmark with
+     * the same parameters), which a comparison that passed would hide. Names what each file holds and the parameters
+     * whose values differ between them.
+     */
+    static String nothingShared(List<Line> lines, String baseName, List<JmhResults.Row> base, String newName,
+                                List<JmhResults.Row> fresh) {
+        if (lines.stream().anyMatch(l -> l.base != null && l.fresh != null)) {
+            return null;
+        }
+        Map<String, Set<String>> baseValues = values(base);
+        Map<String, Set<String>> newValues = values(fresh);
+        Set<String> names = new TreeSet<>(baseValues.keySet());
+        names.addAll(newValues.keySet());
+        List<String> differ = new ArrayList<>();
+        for (String name : names) {
+            Set<String> b = baseValues.getOrDefault(name, Set.of());
+            Set<String> n = newValues.getOrDefault(name, Set.of());
+            if (!b.equals(n)) {
+                differ.add(String.format("%s (%s: %s; %s: %s)", name, baseName, b.isEmpty() ? "absent"
+                        : String.join(", ", b), newName, n.isEmpty() ? "absent" : String.join(", ", n)));
+            }
+        }
+        return String.format("invalid NEW.json '%s': it shares no configuration (the same benchmark with the same "
+                        + "parameters) with BASE.json '%s', so nothing can be compared; allowed are two results of at "
+                        + "least one same configuration. %s holds %s; %s holds %s.%s", newName, baseName, baseName,
+                holds(base), newName, holds(fresh), differ.isEmpty() ? ""
+                        : " Parameters whose values differ: " + String.join("; ", differ) + ".");
+    }
+
+    /** Every parameter's values over the rows. */
+    private static Map<String, Set<String>> values(List<JmhResults.Row> rows) {
+        Map<String, Set<String>> values = new TreeMap<>();
+        for (JmhResults.Row r : rows) {
+            r.params.forEach((name, value) -> values.computeIfAbsent(name, k -> new TreeSet<>()).add(value));
+        }
+        return values;
+    }
+
+    /** "3 results: ShuffleWriteBenchmark.wave (2), RawWriteBenchmark.writeSequentially (1)". */
+    private static String holds(List<JmhResults.Row> rows) {
+        if (rows.isEmpty()) {
+            return "no result";
+        }
+        Map<String, Integer> benchmarks = new LinkedHashMap<>();
+        for (JmhResults.Row r : rows) {
+            benchmarks.merge(r.benchmark.replaceFirst("^.*\\.([^.]+\\.[^.]+)$", "$1"), 1, Integer::sum);
+        }
+        List<String> parts = new ArrayList<>();
+        benchmarks.forEach((b, n) -> parts.add(b + " (" + n + ")"));
+        return rows.size() + (rows.size() == 1 ? " result: " : " results: ") + String.join(", ", parts);
+    }
+
     /** Prints the comparison; returns whether some benchmark got slower beyond the threshold. */
     static boolean print(List<Line> lines, double threshold, PrintStream out) {
         out.printf(Locale.ROOT, "Threshold: %.1f%%. Ratio = new / base with a conservative interval from both 99.9%% errors.%n%n", threshold * 100);
@@ -104,18 +160,32 @@ final class Compare {
                     Double.isNaN(l.ratio) ? "-" : Double.isNaN(l.low)
                             ? String.format(Locale.ROOT, "%.3f", l.ratio)
                             : String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", l.ratio, l.low, l.high),
-                    l.verdict.text);
+                    verdictText(l));
         }
         out.println();
         out.println(slower ? "Result: at least one benchmark is SLOWER beyond the threshold." : "Result: no benchmark is slower beyond the threshold.");
         return slower;
     }
 
+    private static String verdictText(Line l) {
+        if (l.verdict != Verdict.NO_ERROR_ESTIMATE) {
+            return l.verdict.text;
+        }
+        List<String> which = new ArrayList<>();
+        if (l.base.samples < 2) {
+            which.add("base");
+        }
+        if (l.fresh.samples < 2) {
+            which.add("new");
+        }
+        return "no error: one wave in " + String.join(" and ", which);
+    }
+
     private static String score(JmhResults.Row r) {
         if (r == null) {
             return "-";
         }
-        return Double.isNaN(r.error) ? String.format(Locale.ROOT, "%.3f %s", r.score, r.unit)
+        return Double.isNaN(r.error) ? String.format(Locale.ROOT, "%.3f %s (one wave)", r.score, r.unit)
                 : String.format(Locale.ROOT, "%.3f ± %.3f %s", r.score, r.error, r.unit);
     }
 }

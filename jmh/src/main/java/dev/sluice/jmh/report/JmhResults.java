@@ -10,40 +10,48 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
+import org.apache.commons.math3.distribution.TDistribution;
 
-/** The results of a JMH run ({@code -rf json}), one row per benchmark and parameter set. */
+/**
+ * The results of a JMH run ({@code -rf json}), one row per benchmark and parameter set. Errors are computed here
+ * from the measured runs ({@code rawData}), as JMH computes its 99.9% error for three runs or more; JMH gives none for
+ * two ({@code "NaN"}), which are enough for one. With a single run there is no error.
+ */
 public final class JmhResults {
+    /** The confidence of every error: JMH's 99.9%. */
+    public static final double CONFIDENCE = 0.999;
+
     /** One benchmark run: its name, parameters, score with error, and secondary metrics by key. */
     public static final class Row {
         public final String benchmark;
         public final Map<String, String> params;
         public final double score;
+        /** The 99.9% error of the score, from its runs; NaN with fewer than two. */
         public final double error;
         public final String unit;
+        /** How many measured runs the score is the mean of. */
         public final int samples;
         /** Every measured run's score, all forks together. */
         public final List<Double> runs;
         private final Map<String, Double> secondary;
-        private final Map<String, Double> secondaryErrors;
         private final Map<String, List<Double>> secondaryRuns;
 
-        Row(String benchmark, Map<String, String> params, double score, double error, String unit, List<Double> runs,
-            Map<String, Double> secondary, Map<String, Double> secondaryErrors, Map<String, List<Double>> secondaryRuns) {
+        Row(String benchmark, Map<String, String> params, double score, String unit, List<Double> runs,
+            Map<String, Double> secondary, Map<String, List<Double>> secondaryRuns) {
             this.benchmark = benchmark;
             this.params = params;
             this.score = score;
-            this.error = error;
+            this.error = error(runs);
             this.unit = unit;
             this.samples = runs.size();
             this.runs = runs;
             this.secondary = secondary;
-            this.secondaryErrors = secondaryErrors;
             this.secondaryRuns = secondaryRuns;
         }
 
-        /** JMH's 99.9% error of a secondary result; NaN where JMH gives none. */
+        /** The 99.9% error of a secondary result's mean, from its runs; NaN with fewer than two. */
         public double metricError(String key) {
-            return secondaryErrors.getOrDefault(key, Double.NaN);
+            return error(metricRuns(key));
         }
 
         /** Every measured run's value of a secondary result. */
@@ -74,10 +82,11 @@ public final class JmhResults {
 
     private JmhResults() {}
 
-    /** A row of one strategy's score and error and nothing else, for tests of the statistics. */
-    static Row readRow(String strategy, double score, double error) {
-        return new Row("ShuffleWriteBenchmark.wave", Map.of("strategy", strategy), score, error, "ms/op",
-                List.of(score), Map.of(), Map.of(), Map.of());
+    /** A row of one strategy's measured runs and nothing else, for tests of the statistics. */
+    static Row readRow(String strategy, List<Double> runs) {
+        double mean = runs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+        return new Row("ShuffleWriteBenchmark.wave", Map.of("strategy", strategy), mean, "ms/op", runs, Map.of(),
+                Map.of());
     }
 
     public static List<Row> read(Path json) throws IOException {
@@ -91,26 +100,43 @@ public final class JmhResults {
             b.path("params").fields().forEachRemaining(e -> params.put(e.getKey(), e.getValue().asText()));
             JsonNode primary = b.path("primaryMetric");
             Map<String, Double> secondary = new TreeMap<>();
-            Map<String, Double> secondaryErrors = new TreeMap<>();
             Map<String, List<Double>> secondaryRuns = new TreeMap<>();
             b.path("secondaryMetrics").fields().forEachRemaining(e -> {
                 secondary.put(e.getKey(), e.getValue().path("score").asDouble());
-                secondaryErrors.put(e.getKey(), e.getValue().path("scoreError").asDouble(Double.NaN));
                 List<Double> values = new ArrayList<>();
                 for (JsonNode fork : e.getValue().path("rawData")) {
                     fork.forEach(v -> values.add(v.asDouble()));
                 }
                 secondaryRuns.put(e.getKey(), Collections.unmodifiableList(values));
             });
-            double error = primary.path("scoreError").asDouble(Double.NaN);
             List<Double> runs = new ArrayList<>();
             for (JsonNode fork : primary.path("rawData")) {
                 fork.forEach(v -> runs.add(v.asDouble()));
             }
             rows.add(new Row(b.path("benchmark").asText(), Collections.unmodifiableMap(params),
-                    primary.path("score").asDouble(), error, primary.path("scoreUnit").asText(),
-                    Collections.unmodifiableList(runs), secondary, secondaryErrors, secondaryRuns));
+                    primary.path("score").asDouble(), primary.path("scoreUnit").asText(),
+                    Collections.unmodifiableList(runs), secondary, secondaryRuns));
         }
         return rows;
+    }
+
+    /**
+     * The 99.9% error of the mean of {@code runs}, as JMH computes it (Student's t for their count times the
+     * standard error); NaN for fewer than two runs, which have no spread to estimate it from.
+     */
+    public static double error(List<Double> runs) {
+        int n = runs.size();
+        if (n < 2) {
+            return Double.NaN;
+        }
+        double mean = runs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+        double squares = runs.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
+        double t = new TDistribution(n - 1).inverseCumulativeProbability(1 - (1 - CONFIDENCE) / 2);
+        return t * Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
+    }
+
+    /** How a count of measured runs reads: "one wave", "2 waves". */
+    public static String waves(int n) {
+        return n == 1 ? "one wave" : n + " waves";
     }
 }

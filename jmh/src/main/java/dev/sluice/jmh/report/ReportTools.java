@@ -20,12 +20,18 @@ public final class ReportTools {
         try {
             System.exit(run(args));
         } catch (UsageException e) {
-            System.err.println(e.getMessage());
+            System.err.println(prefix() + e.getMessage());
             System.exit(2);
         } catch (Exception e) {
-            System.err.println("report tools: " + e);
+            System.err.println(prefix() + "report tools: " + e);
             System.exit(1);
         }
+    }
+
+    /** The script that runs the tools ({@code -Dsluice.script}, set by scripts/lib.sh), to name it in messages. */
+    private static String prefix() {
+        String script = System.getProperty("sluice.script", "");
+        return script.isEmpty() ? "" : script + ": ";
     }
 
     static final class UsageException extends Exception {
@@ -75,9 +81,14 @@ public final class ReportTools {
                     throw new UsageException("usage: compare BASE.json NEW.json THRESHOLD");
                 }
                 double threshold = Double.parseDouble(rest.get(2));
-                boolean slower = Compare.print(Compare.compare(JmhResults.read(existing(rest.get(0))),
-                        JmhResults.read(existing(rest.get(1))), threshold), threshold, System.out);
-                return slower ? 1 : 0;
+                List<JmhResults.Row> base = JmhResults.read(existing(rest.get(0)));
+                List<JmhResults.Row> fresh = JmhResults.read(existing(rest.get(1)));
+                List<Compare.Line> lines = Compare.compare(base, fresh, threshold);
+                String refusal = Compare.nothingShared(lines, rest.get(0), base, rest.get(1), fresh);
+                if (refusal != null) {
+                    throw new UsageException(refusal);
+                }
+                return Compare.print(lines, threshold, System.out) ? 1 : 0;
             }
             case "merge": {
                 if (rest.size() < 2) {

@@ -52,8 +52,8 @@ public final class ResultsTable {
             Optional<JmhResults.Row> raw = rows.stream()
                     .filter(x -> x.benchmarkClass().equals("RawWriteBenchmark") && sameInput(x, r)).findFirst();
             double committed = r.metric("io.committedBytes").orElse(Double.NaN) * r.metric("wave.tasks").orElse(1);
-            out.printf(Locale.ROOT, "| %s | %s | %.0f ± %.0f | %.0f | %s | %s | %s | %s | %s | %s |%n",
-                    r.param("size"), r.param("strategy"), r.score, r.error, committed / 1e6 / (r.score / 1000),
+            out.printf(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s |%n",
+                    r.param("size"), r.param("strategy"), ms(r), committed / 1e6 / (r.score / 1000),
                     raw.map(x -> String.format(Locale.ROOT, "%.1fx", r.score / x.score)).orElse("n/a"),
                     fmt(r.metric("io.amplification"), "%.2f"), fmt(r.metric("io.writeCallsPerMiB"), "%.1f"),
                     fmt(div(r.metric("proc.write_bytesPerMiB"), Bytes.MiB), "%.2f"),
@@ -73,8 +73,7 @@ public final class ResultsTable {
             out.println("|---|---|---|");
             for (JmhResults.Row r : raws) {
                 double bytes = r.metric("io.committedBytes").orElse(Double.NaN) * r.metric("wave.tasks").orElse(1);
-                out.printf(Locale.ROOT, "| %s | %.0f ± %.0f | %.0f |%n", r.param("size"), r.score, r.error,
-                        bytes / 1e6 / (r.score / 1000));
+                out.printf(Locale.ROOT, "| %s | %s | %.0f |%n", r.param("size"), ms(r), bytes / 1e6 / (r.score / 1000));
             }
         }
     }
@@ -87,6 +86,12 @@ public final class ResultsTable {
             }
         }
         return true;
+    }
+
+    /** A score in ms with its 99.9% error, or with "no error" and why (one measured wave). */
+    static String ms(JmhResults.Row r) {
+        return Double.isNaN(r.error) ? String.format(Locale.ROOT, "%.0f (no error: %s)", r.score,
+                JmhResults.waves(r.samples)) : String.format(Locale.ROOT, "%.0f ± %.0f", r.score, r.error);
     }
 
     static OptionalDouble div(OptionalDouble v, double by) {

@@ -41,39 +41,76 @@ final class SeedReport {
     private final List<String> sizes = new ArrayList<>();
     private final List<String> strategies = new ArrayList<>();
 
-    /** A figure of a row: its value, its error, its measured runs. */
+    /**
+     * A figure of a row: its measured waves, each on the clock {@link #clock} names, and their mean. Its error and its
+     * comparisons (Welch's test) come from those waves: none from one wave.
+     */
     private static final class Figure {
         final String name;
         final String title;
+        /** Which clock the figure's waves are timed on, in words for the report. */
+        final String clock;
         final Function<JmhResults.Row, Double> value;
-        final Function<JmhResults.Row, Double> error;
         final Function<JmhResults.Row, List<Double>> runs;
 
-        Figure(String name, String title, Function<JmhResults.Row, Double> value,
-               Function<JmhResults.Row, Double> error, Function<JmhResults.Row, List<Double>> runs) {
+        Figure(String name, String title, String clock, Function<JmhResults.Row, Double> value,
+               Function<JmhResults.Row, List<Double>> runs) {
             this.name = name;
             this.title = title;
+            this.clock = clock;
             this.value = value;
-            this.error = error;
             this.runs = runs;
         }
 
-        static Figure primary(String name, String title) {
-            return new Figure(name, title, r -> r.score, r -> r.error, r -> r.runs);
+        /** The 99.9% error of the mean of the row's waves; NaN with one wave. */
+        double error(JmhResults.Row r) {
+            return JmhResults.error(runs.apply(r));
         }
 
-        static Figure secondary(String key, String name, String title) {
-            return new Figure(name, title, r -> r.metric(key).orElse(Double.NaN), r -> r.metricError(key),
-                    r -> r.metricRuns(key));
+        int waves(JmhResults.Row r) {
+            return runs.apply(r).size();
         }
     }
 
-    private static final Figure QUERY = Figure.secondary("query.totalMillis", "query total time",
-            "Query total time (the wave plus the reduce side's read of every partition)");
-    private static final Figure MAPPER = Figure.primary("mapper stage time",
-            "Mapper stage time (the wave: every task written and committed)");
-    private static final Figure TASK_SUM = Figure.secondary("wave.sumTaskMillis", "sum of mapper task durations",
-            "Sum of all mapper task durations");
+    /** JMH's own clock: the time of the benchmark method, one measured wave each. */
+    private static final Figure MAPPER = new Figure("mapper stage time",
+            "Mapper stage time (the wave: every task written and committed)",
+            "JMH's clock (the score: the benchmark method's time, one wave per measured iteration)",
+            r -> r.score, r -> r.runs);
+    /**
+     * The mapper stage's waves on JMH's clock plus the reduce side's read after each (timed on its own), wave by
+     * wave, so that query total is never shorter than the mapper stage it contains. (The secondary metric
+     * {@code query.totalMillis} adds the read to the wave's own inner clock instead, which starts when the tasks are
+     * released and leaves out what JMH's clock also times around them.)
+     */
+    static final String READ = "query.readMillis";
+    private static final Figure QUERY = new Figure("query total time",
+            "Query total time (the wave plus the reduce side's read of every partition)",
+            "JMH's clock for the wave (the mapper stage's figure) plus the reduce side's read, timed on its own right "
+                    + "after each wave (`query.readMillis`), added wave by wave",
+            SeedReport::mean, SeedReport::queryRuns);
+    private static final Figure TASK_SUM = new Figure("sum of mapper task durations",
+            "Sum of all mapper task durations",
+            "each map task's own clock, from the wave's start to its commit, summed over the wave's tasks "
+                    + "(`wave.sumTaskMillis`)",
+            r -> r.metric("wave.sumTaskMillis").orElse(Double.NaN), r -> r.metricRuns("wave.sumTaskMillis"));
+
+    /** Each measured wave's query total: its mapper stage (JMH's clock) plus its read; none if the read is missing. */
+    static List<Double> queryRuns(JmhResults.Row r) {
+        List<Double> reads = r.metricRuns(READ);
+        if (reads.size() != r.runs.size()) {
+            return List.of();
+        }
+        List<Double> total = new ArrayList<>();
+        for (int i = 0; i < reads.size(); i++) {
+            total.add(r.runs.get(i) + reads.get(i));
+        }
+        return total;
+    }
+
+    private static double mean(JmhResults.Row r) {
+        return queryRuns(r).stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+    }
 
     SeedReport(List<JmhResults.Row> rows, Environment env, String resultName) {
         this.rows = rows;
@@ -158,25 +195,36 @@ final class SeedReport {
         return report;
     }
 
-    private void drawCharts(Path dir) throws IOException {
+    /** The series of the time charts: the strategies, then the raw write where the run has it. */
+    private List<String> chartSeries() {
         List<String> series = new ArrayList<>(strategies);
-        boolean withRaw = sizes.stream().anyMatch(s -> raw(s).isPresent());
-        if (withRaw) {
+        if (sizes.stream().anyMatch(s -> raw(s).isPresent())) {
             series.add("raw write");
         }
-        for (Figure figure : List.of(QUERY, MAPPER, TASK_SUM)) {
-            double[][] values = new double[series.size()][sizes.size()];
-            double[][] errors = new double[series.size()][sizes.size()];
-            for (int i = 0; i < sizes.size(); i++) {
-                for (int s = 0; s < series.size(); s++) {
-                    Optional<JmhResults.Row> r = s < strategies.size() ? write(sizes.get(i), strategies.get(s))
-                            : raw(sizes.get(i));
-                    values[s][i] = r.map(figure.value).orElse(Double.NaN) / 1000;
-                    errors[s][i] = r.map(figure.error).orElse(Double.NaN) / 1000;
-                }
+        return series;
+    }
+
+    /** A time chart's bars in seconds: [0] values, [1] errors (NaN: one wave), series by sizes. */
+    private double[][][] chartData(Figure figure) {
+        List<String> series = chartSeries();
+        double[][] values = new double[series.size()][sizes.size()];
+        double[][] errors = new double[series.size()][sizes.size()];
+        for (int i = 0; i < sizes.size(); i++) {
+            for (int s = 0; s < series.size(); s++) {
+                Optional<JmhResults.Row> r = s < strategies.size() ? write(sizes.get(i), strategies.get(s))
+                        : raw(sizes.get(i));
+                values[s][i] = r.map(figure.value).orElse(Double.NaN) / 1000;
+                errors[s][i] = r.map(figure::error).orElse(Double.NaN) / 1000;
             }
+        }
+        return new double[][][] {values, errors};
+    }
+
+    private void drawCharts(Path dir) throws IOException {
+        for (Figure figure : List.of(QUERY, MAPPER, TASK_SUM)) {
+            double[][][] data = chartData(figure);
             Charts.bars(dir.resolve(chartName(figure)), figure.title + " (lower is better)",
-                    "seconds (bars: JMH's 99.9% error)", sizes, series, values, errors);
+                    "seconds (whiskers: 99.9% error, where there is one)", sizes, chartSeries(), data[0], data[1]);
         }
         double[][] amplification = new double[strategies.size()][sizes.size()];
         double[][] calls = new double[strategies.size()][sizes.size()];
@@ -244,6 +292,8 @@ final class SeedReport {
         }
         common.forEach((k, v) -> out.printf("| %s | %s |%n", k, v));
         out.printf("| measured waves per configuration | %s |%n", measuredWaves());
+        out.println("| clocks | mapper stage: " + MAPPER.clock + "; query total: " + QUERY.clock + "; sum of mapper "
+                + "task durations: " + TASK_SUM.clock + " |");
         out.println("| one operation | one wave: every map task of the configuration written at once through one "
                 + "executor of the strategy and committed (the seed's mapper stage) |");
         out.println("| between waves (not timed) | the reduce side reads every partition of every output (timed on its own: "
@@ -274,14 +324,16 @@ final class SeedReport {
         out.println();
         out.println("![Sum of mapper task durations](tasks.png)");
         out.println();
-        out.println("Bars: JMH's 99.9% error of each mean, from the measured waves (Student's t for their count). "
-                + chartNote());
+        out.println("Whiskers: the 99.9% error of each mean, from its measured waves (Student's t for their count, as "
+                + "JMH computes it), drawn only where there is an error: one wave has none. " + chartNote());
         out.println();
         out.println("![Amplification](amplification.png) ![Write calls per MiB](syscalls.png) ![To disk](disk.png)");
         out.println();
         int section = 2;
         for (Figure figure : List.of(QUERY, MAPPER, TASK_SUM)) {
             out.printf("### 3.%d %s (mean ± 99.9%% error)%n%n", section++, figure.title);
+            out.println("Clock: " + figure.clock + ".");
+            out.println();
             figureTable(out, figure);
         }
         out.printf("### 3.%d Precision%n%n", section++);
@@ -321,22 +373,57 @@ final class SeedReport {
         return counts.toString().replaceAll("[\\[\\]]", "");
     }
 
+    /**
+     * What the time charts' whiskers show: the bars with errors above 5% of their value, the bars with no error (one
+     * wave), and the series drawn without whiskers because some of their bars have none.
+     */
     private String chartNote() {
         List<String> flagged = new ArrayList<>();
+        List<String> oneWave = new ArrayList<>();
+        List<String> bare = new ArrayList<>();
+        int withError = 0;
+        List<String> series = chartSeries();
         for (Figure figure : List.of(QUERY, MAPPER, TASK_SUM)) {
-            for (String size : sizes) {
-                for (String s : strategies) {
-                    write(size, s).ifPresent(r -> {
-                        double rel = figure.error.apply(r) / figure.value.apply(r);
-                        if (rel > FLAG) {
-                            flagged.add(String.format(Locale.ROOT, "%s %s %s (%.1f%%)", figure.name, size, s, 100 * rel));
-                        }
-                    });
+            double[][][] data = chartData(figure);
+            boolean[] some = new boolean[series.size()];
+            for (int i = 0; i < sizes.size(); i++) {
+                for (int s = 0; s < series.size(); s++) {
+                    double value = data[0][s][i];
+                    double error = data[1][s][i];
+                    if (Double.isNaN(value)) {
+                        continue;
+                    }
+                    String bar = figure.name + " " + sizes.get(i) + " " + series.get(s);
+                    if (Double.isNaN(error)) {
+                        oneWave.add(bar);
+                        continue;
+                    }
+                    some[s] = true;
+                    withError++;
+                    if (error / value > FLAG) {
+                        flagged.add(String.format(Locale.ROOT, "%s (%.1f%%)", bar, 100 * error / value));
+                    }
+                }
+            }
+            for (int s = 0; s < series.size(); s++) {
+                if (some[s] && !Charts.whiskers(data[0], data[1], s)) {
+                    bare.add(figure.name + " " + series.get(s));
                 }
             }
         }
-        return flagged.isEmpty() ? "Every bar's error is within 5% of its value."
-                : "**Errors above 5% of the value:** " + String.join("; ", flagged) + ".";
+        if (withError == 0) {
+            return "No bar has a whisker: every configuration has one measured wave, so there is no error to draw.";
+        }
+        StringBuilder note = new StringBuilder(flagged.isEmpty() ? "Every error drawn is within 5% of its value."
+                : "**Errors above 5% of the value:** " + String.join("; ", flagged) + ".");
+        if (!oneWave.isEmpty()) {
+            note.append(" No error (one wave): ").append(String.join("; ", oneWave)).append('.');
+        }
+        if (!bare.isEmpty()) {
+            note.append(" Drawn without whiskers, as some of their bars have no error: ").append(String.join("; ", bare))
+                    .append('.');
+        }
+        return note.toString();
     }
 
     private void figureTable(PrintWriter out, Figure figure) {
@@ -374,9 +461,13 @@ final class SeedReport {
 
     private String seconds(Figure figure, JmhResults.Row r) {
         double value = figure.value.apply(r);
-        double error = figure.error.apply(r);
+        double error = figure.error(r);
+        if (Double.isNaN(value)) {
+            return "n/a";
+        }
         if (Double.isNaN(error)) {
-            return String.format(Locale.ROOT, "%.2f s (one wave: no error)", value / 1000);
+            return String.format(Locale.ROOT, "%.2f s (no error: %s)", value / 1000,
+                    JmhResults.waves(figure.waves(r)));
         }
         return String.format(Locale.ROOT, "%.2f ± %.2f s%s", value / 1000, error / 1000,
                 error / value > FLAG ? " ⚠" : "");
@@ -415,8 +506,8 @@ final class SeedReport {
         }
         double b = figure.value.apply(base.get());
         double o = figure.value.apply(other.get());
-        double eb = figure.error.apply(base.get());
-        double eo = figure.error.apply(other.get());
+        double eb = figure.error(base.get());
+        double eo = figure.error(other.get());
         double value = (b - o) / b * 100;
         // d(o/b) = sqrt((eo/b)^2 + (o eb / b^2)^2), in %.
         double error = Math.sqrt(Math.pow(eo / b, 2) + Math.pow(o * eb / (b * b), 2)) * 100;
@@ -435,14 +526,15 @@ final class SeedReport {
 
     private String improvementText(Figure figure, String size, String strategy) {
         return improvement(figure, size, strategy).map(v -> {
-            String t = Double.isNaN(v.error) ? String.format(Locale.ROOT, "%+.1f%% (no error)", v.percent)
+            String t = Double.isNaN(v.error) ? String.format(Locale.ROOT, "%+.1f%% (no error: one wave)", v.percent)
                     : String.format(Locale.ROOT, "%+.1f%% ± %.1f, p %s", v.percent, v.error, pText(v.p));
             return v.significant() ? "**" + t + "**" : t;
         }).orElse("n/a");
     }
 
     private void precisionTable(PrintWriter out) {
-        out.println("JMH's 99.9% error in % of each mean, for the mapper stage (the score) and the query total:");
+        out.println("The 99.9% error of each mean in % of it, from its measured waves (Student's t, as JMH computes "
+                + "it; one wave has none), for the mapper stage and the query total:");
         out.println();
         out.print("| config |");
         strategies.forEach(s -> out.print(" " + s + " |"));
@@ -453,11 +545,10 @@ final class SeedReport {
         for (String size : sizes) {
             out.print("| " + size + " |");
             for (String s : strategies) {
-                out.print(" " + write(size, s).map(r -> String.format(Locale.ROOT, "%s / %s",
-                        percentFlag(r.relativeError()), percentFlag(r.metricError("query.totalMillis")
-                                / r.metric("query.totalMillis").orElse(Double.NaN)))).orElse("n/a") + " |");
+                out.print(" " + write(size, s).map(r -> String.format(Locale.ROOT, "%s / %s", precision(MAPPER, r),
+                        precision(QUERY, r))).orElse("n/a") + " |");
             }
-            out.println(" " + raw(size).map(r -> percentFlag(r.relativeError())).orElse("n/a") + " |");
+            out.println(" " + raw(size).map(r -> precision(MAPPER, r)).orElse("n/a") + " |");
         }
         out.println();
         out.println("Aimed at: within 3%; ⚠ past 5%. Each configuration's measured waves, in seconds, show where the "
@@ -515,6 +606,15 @@ final class SeedReport {
             t.append(t.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", v / 1000));
         }
         return t.toString();
+    }
+
+    /** A figure's error in % of its mean, flagged past 5%; "no error (one wave)" where it has one wave. */
+    private static String precision(Figure figure, JmhResults.Row r) {
+        int waves = figure.waves(r);
+        if (waves < 2) {
+            return waves == 1 ? "no error (one wave)" : "n/a";
+        }
+        return percentFlag(figure.error(r) / figure.value.apply(r));
     }
 
     private static String percentFlag(double share) {
@@ -575,7 +675,7 @@ final class SeedReport {
             }
             improvement(MAPPER, largest, s).ifPresent(v -> lines.add(String.format(Locale.ROOT,
                     "At %s, %s's mapper stage time is %s against %s (%s); its query total time %s.", largest, s,
-                    improvementText(MAPPER, largest, s), BASELINE, Double.isNaN(v.error) ? "one wave: no error"
+                    improvementText(MAPPER, largest, s), BASELINE, Double.isNaN(v.p) ? "no Welch's test: one wave"
                             : v.significant() ? "significant" : "not significant",
                     improvementText(QUERY, largest, s))));
         }
@@ -588,20 +688,22 @@ final class SeedReport {
             if (r.benchmarkClass().equals("NoiseFloorBenchmark")) {
                 continue;
             }
-            double rel = r.relativeError();
             total++;
-            if (Double.isNaN(rel)) {
+            if (MAPPER.waves(r) < 2) {
                 unmeasured++;
                 continue;
             }
+            double rel = MAPPER.error(r) / MAPPER.value.apply(r);
             within += rel <= TARGET ? 1 : 0;
             flagged += rel > FLAG ? 1 : 0;
             worst = Math.max(worst, rel);
         }
-        lines.add(unmeasured == total ? "Precision: one measured wave per configuration, so no error to state."
-                : String.format(Locale.ROOT, "Precision: %d of %d configurations within 3%% (JMH's 99.9%% error of the "
-                + "mean), %d past 5%%; the worst %.1f%%%s. Section 3.5 shows every wave.", within, total, flagged,
-                100 * worst, unmeasured > 0 ? "; " + unmeasured + " with one wave and no error" : "")
+        lines.add(unmeasured == total ? "Precision: no error: one measured wave per configuration, so neither an "
+                + "error nor Welch's test can be stated."
+                : String.format(Locale.ROOT, "Precision: %d of %d configurations within 3%% (the 99.9%% error of the "
+                + "mean, from %s measured waves), %d past 5%%; the worst %.1f%%%s. Section 3.5 shows every wave.",
+                within, total - unmeasured, measuredWaves(), flagged, 100 * worst,
+                unmeasured > 0 ? "; " + unmeasured + " with one wave and no error" : "")
                 + noiseFloor().filter(r -> r.samples >= 2).map(r -> String.format(Locale.ROOT, " The same work in "
                         + "every iteration, with no I/O, measured on this machine in the same run: %.1f%%.",
                         100 * r.relativeError())).orElse(""));
@@ -631,7 +733,12 @@ final class SeedReport {
             if (out.length() > 0) {
                 out.append(' ');
             }
-            if (from == null) {
+            boolean untested = improvement(figure, sizes.get(sizes.size() - 1), s).map(v -> Double.isNaN(v.p))
+                    .orElse(false);
+            if (from == null && untested) {
+                out.append(String.format("%s against %s: no Welch's test at the largest size (one wave: no spread to "
+                        + "test), so no crossover can be found in this run.", s, BASELINE));
+            } else if (from == null) {
                 out.append(String.format("%s is not significantly faster than %s at the largest size, so it has no "
                         + "crossover in this run.", s, BASELINE));
             } else if (from.equals(sizes.get(0))) {

@@ -20,11 +20,13 @@ class BalanceMapTest {
     @TempDir
     Path dir;
 
-    private static String row(String device, String size, String strategy, double score, double error) {
+    /** Five waves around {@code score}, {@code spread} apart: the error comes from them. */
+    private static String row(String device, String size, String strategy, double score, double spread) {
+        String runs = String.format(Locale.ROOT, "%s,%s,%s,%s,%s", score - spread, score, score + spread, score, score);
         return String.format(Locale.ROOT, "{\"benchmark\":\"dev.sluice.jmh.ShuffleWriteBenchmark.wave\","
                 + "\"params\":{\"device\":\"%s\",\"size\":\"%s\",\"strategy\":\"%s\",\"tasks\":\"2\",\"scale\":\"0.05\"},"
-                + "\"primaryMetric\":{\"score\":%s,\"scoreError\":%s,\"scoreUnit\":\"ms/op\",\"rawData\":[[%s,%s]]},"
-                + "\"secondaryMetrics\":{}}", device, size, strategy, score, error, score, score);
+                + "\"primaryMetric\":{\"score\":%s,\"scoreUnit\":\"ms/op\",\"rawData\":[[%s]]},"
+                + "\"secondaryMetrics\":{}}", device, size, strategy, score, runs);
     }
 
     @Test
@@ -33,20 +35,20 @@ class BalanceMapTest {
         String slow = "emulated:write=50000000/s:dirty=100000000";
         List<String> rows = new ArrayList<>();
         // per-batch wins at small, buffered at large and xxlarge (whole interval above 0).
-        rows.add(row(slow, "small", "per-batch", 100, 5));
-        rows.add(row(slow, "small", "buffered", 120, 5));
-        rows.add(row(slow, "large", "per-batch", 300, 10));
-        rows.add(row(slow, "large", "buffered", 200, 10));
-        rows.add(row(slow, "xxlarge", "per-batch", 600, 10));
-        rows.add(row(slow, "xxlarge", "buffered", 300, 10));
-        rows.add(row("native", "small", "per-batch", 50, 5));
-        rows.add(row("native", "small", "buffered", 60, 5));
+        rows.add(row(slow, "small", "per-batch", 100, 1));
+        rows.add(row(slow, "small", "buffered", 120, 1));
+        rows.add(row(slow, "large", "per-batch", 300, 1));
+        rows.add(row(slow, "large", "buffered", 200, 1));
+        rows.add(row(slow, "xxlarge", "per-batch", 600, 1));
+        rows.add(row(slow, "xxlarge", "buffered", 300, 1));
+        rows.add(row("native", "small", "per-batch", 50, 1));
+        rows.add(row("native", "small", "buffered", 60, 1));
         rows.add(row("native", "xxlarge", "per-batch", 200, 40));
         rows.add(row("native", "xxlarge", "buffered", 190, 40));
         Path json = Files.writeString(dir.resolve("result.json"), "[" + String.join(",", rows) + "]");
         Path md = BalanceMap.write(JmhResults.read(json), dir.resolve("out"), "result.json");
         String text = Files.readString(md);
-        assertTrue(text.contains("| 25 MB/s and 1.00 GB dirty cache per slot | xxlarge | 600 ± 10 | +100.0% ["),
+        assertTrue(text.contains("| 25 MB/s and 1.00 GB dirty cache per slot | xxlarge | 600 ± 3 | +100.0% ["),
                 text);
         assertTrue(text.contains("| 25 MB/s and 1.00 GB dirty cache per slot | from large |"), text);
         assertTrue(text.contains("| native disk, the kernel's own dirty limits | none |"), text);
@@ -57,8 +59,8 @@ class BalanceMapTest {
 
     @Test
     void anImprovementWithinTheErrorsIsNoCrossover() {
-        JmhResults.Row base = JmhResults.readRow("per-batch", 200, 40);
-        JmhResults.Row row = JmhResults.readRow("buffered", 190, 40);
+        JmhResults.Row base = JmhResults.readRow("per-batch", List.of(160.0, 200.0, 240.0, 200.0, 200.0));
+        JmhResults.Row row = JmhResults.readRow("buffered", List.of(150.0, 190.0, 230.0, 190.0, 190.0));
         BalanceMap.Cell cell = BalanceMap.cell(base, row);
         assertEquals(200.0 / 190 - 1, cell.improvement, 1e-9);
         assertTrue(cell.low < 0 && cell.high > 0 && !cell.faster());

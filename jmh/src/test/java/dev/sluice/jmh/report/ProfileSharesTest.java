@@ -1,5 +1,7 @@
 package dev.sluice.jmh.report;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -34,5 +36,24 @@ class ProfileSharesTest {
         assertTrue(text.contains("  18.2%  zeroing by the JVM"), text);
         assertTrue(text.contains("  18.2%  allocation and release"), text);
         assertTrue(text.contains("   0.0%  write system calls"), text);
+    }
+
+    @Test
+    void aProfileOfFewSamplesIsFlaggedWithItsCountAndHowToGetMore(@TempDir Path dir) throws Exception {
+        Path collapsed = dir.resolve("collapsed.txt");
+        Files.writeString(collapsed, "Thread.run;LZ4_compress_fast 5\nThread.run;memcpy 2\n", StandardCharsets.UTF_8);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ProfileShares.print(collapsed, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("warning: this profile holds only 7 samples"), text);
+        assertTrue(text.contains("up to 19 percentage points"), text);
+        assertTrue(text.contains("--iterations") && text.contains("--size"), text);
+        assertTrue(ProfileShares.fewSamples(2).contains("only 2 samples"));
+        assertTrue(ProfileShares.fewSamples(1).contains("only 1 sample,"));
+        assertNull(ProfileShares.fewSamples(ProfileShares.ENOUGH_SAMPLES));
+        Files.writeString(collapsed, "Thread.run;LZ4_compress_fast 5000\n", StandardCharsets.UTF_8);
+        bytes.reset();
+        ProfileShares.print(collapsed, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertFalse(bytes.toString(StandardCharsets.UTF_8).contains("warning"));
     }
 }

@@ -1,0 +1,36 @@
+package dev.sluice.jmh;
+
+import dev.sluice.core.InvalidParameterException;
+import dev.sluice.core.run.SeedScale;
+import dev.sluice.core.write.WriterConfig;
+
+/**
+ * The benchmarks' {@code memoryLimit} parameter: {@code none} (upstream's default), a byte size, or
+ * {@value #MACHINE}: the memory of the machine the fork runs on ({@code MemTotal}), read in the fork. A result records
+ * the parameter as given, so {@code memoryLimit=machine} reads the same in results from any machine and
+ * {@code scripts/compare.sh} matches them, as {@code scale=seed-equivalent} does for the scale.
+ */
+final class MemoryLimit {
+    static final String MACHINE = "machine";
+    static final String ALLOWED = "none, " + MACHINE + " (this machine's memory, read where the benchmark runs) or a "
+            + "byte size (examples: 4096, 32k, 64m, 1.5g)";
+
+    private MemoryLimit() {}
+
+    /** The limit in bytes ({@link WriterConfig#UNLIMITED} for none), refusing anything else by its parameter. */
+    static long parse(String parameter, String text) {
+        return parse(parameter, text, SeedScale.memoryTotal());
+    }
+
+    /** As {@link #parse(String, String)}, with {@code machineMemory} for {@value #MACHINE}. */
+    static long parse(String parameter, String text, long machineMemory) {
+        if (MACHINE.equals(text)) {
+            return machineMemory;
+        }
+        try {
+            return WriterConfig.parseMemoryLimit(parameter, text);
+        } catch (InvalidParameterException e) {
+            throw new InvalidParameterException(parameter, text, ALLOWED);
+        }
+    }
+}

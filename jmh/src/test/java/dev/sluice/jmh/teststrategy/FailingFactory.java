@@ -1,0 +1,67 @@
+package dev.sluice.jmh.teststrategy;
+
+import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.output.MapOutput;
+import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.core.write.MapTask;
+import dev.sluice.core.write.ShuffleExecutor;
+import dev.sluice.core.write.ShuffleWriter;
+import dev.sluice.core.write.ShuffleWriterFactory;
+import dev.sluice.core.write.WriterConfig;
+import dev.sluice.core.write.option.OptionValues;
+import java.io.IOException;
+import java.nio.file.Files;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * {@code it-failing}: a strategy whose every map task fails at commit, leaving a file of its own in the trial's
+ * directory as a careless writer would; for the test that a failed trial's directory is removed anyway. Packed into
+ * a jar of its own by ScriptsIT, like {@link RenamedPerBatchFactory}.
+ */
+public class FailingFactory implements ShuffleWriterFactory {
+    static final String MESSAGE = "it-failing fails every commit (a test strategy)";
+
+    @Override
+    public String name() {
+        return "it-failing";
+    }
+
+    @Override
+    public String description() {
+        return "fails every map task at commit, leaving a file behind (a test strategy)";
+    }
+
+    @Override
+    public ShuffleExecutor createExecutor(WriterConfig config, OptionValues options, CountedStorage storage,
+                                          BufferAllocator allocator) {
+        return new ShuffleExecutor() {
+            @Override
+            public ShuffleWriter createMapOutputWriter(MapTask task) {
+                return new ShuffleWriter() {
+                    @Override
+                    public void write(ShuffleRecord record) {}
+
+                    @Override
+                    public MapOutput commit() throws IOException {
+                        Files.writeString(config.outputDir.resolve("left-by-it-failing-" + task.mapId), "x");
+                        throw new IOException(MESSAGE);
+                    }
+
+                    @Override
+                    public void abort(Throwable cause) {}
+
+                    @Override
+                    public long peakBufferedBytes() {
+                        return 0;
+                    }
+
+                    @Override
+                    public void close() {}
+                };
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+}

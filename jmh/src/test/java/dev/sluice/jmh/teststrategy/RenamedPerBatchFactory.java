@@ -1,0 +1,41 @@
+package dev.sluice.jmh.teststrategy;
+
+import dev.sluice.core.io.CountedStorage;
+import dev.sluice.core.memory.MemoryPlan;
+import dev.sluice.core.memory.TaskShape;
+import dev.sluice.core.write.ShuffleExecutor;
+import dev.sluice.core.write.ShuffleWriterFactory;
+import dev.sluice.core.write.WriterConfig;
+import dev.sluice.core.write.option.OptionValues;
+import dev.sluice.core.write.perbatch.PerBatchWriterFactory;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * {@code it-per-batch}: a third party's strategy for the scripts' tests, per-batch under another name. It is not
+ * registered in this module's class path: ScriptsIT packs it into a jar of its own with a
+ * {@code META-INF/services} entry and hands that to the scripts through {@code SLUICE_CLASSPATH}.
+ */
+public class RenamedPerBatchFactory implements ShuffleWriterFactory {
+    private final ShuffleWriterFactory perBatch = new PerBatchWriterFactory();
+
+    @Override
+    public String name() {
+        return "it-per-batch";
+    }
+
+    @Override
+    public String description() {
+        return "per-batch under another name, from a jar outside benchmarks.jar (a test strategy)";
+    }
+
+    @Override
+    public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
+        perBatch.planMemory(plan, config, perBatch.options().defaults(), shape);
+    }
+
+    @Override
+    public ShuffleExecutor createExecutor(WriterConfig config, OptionValues options, CountedStorage storage,
+                                          BufferAllocator allocator) {
+        return perBatch.createExecutor(config, perBatch.options().defaults(), storage, allocator);
+    }
+}
