@@ -14,15 +14,21 @@ import java.util.Map;
  * over the bandwidth, so scaling data and cache together keeps the shape of the results).
  */
 public final class DeviceProfile {
-    /** The seed report's machine: 16 task slots, 125 GB of memory, a local SSD. */
+    /** The seed report's machine: 16 task slots, 125 GB of memory, a local SSD; calibrated on the baseline's column. */
     public static final String SEED_SSD = "seed-ssd";
+    /** The same as the seed report's tables give it, before calibration. */
+    public static final String SEED_SSD_DERIVED = "seed-ssd-derived";
 
     private static final Map<String, DeviceProfile> PROFILES = new LinkedHashMap<>();
 
     static {
         SeedDerivation seed = SeedDerivation.fromSeedReport();
-        add(new DeviceProfile(SEED_SSD, "the seed report's node: local SSD, 125 GB of memory, 16 task slots",
-                seed.writeBytesPerSecond(), 0, seed.dirtyBytes(), SeedDerivation.SLOTS, seed.explain()));
+        add(new DeviceProfile(SEED_SSD, "the seed report's node (local SSD, 125 GB of memory, 16 task slots), "
+                + "calibrated to this machine's map tasks on the baseline's column", Math.round(
+                seed.writeBytesPerSecond() * SeedDerivation.WRITE_CALIBRATION), 0, Math.round(seed.dirtyBytes()
+                * SeedDerivation.DIRTY_CALIBRATION), SeedDerivation.SLOTS, seed.explain()));
+        add(new DeviceProfile(SEED_SSD_DERIVED, "the seed report's node as its tables give it, uncalibrated",
+                seed.writeBytesPerSecond(), 0, seed.dirtyBytes(), SeedDerivation.SLOTS, seed.explainDerivation()));
         // A node of 16 task slots with 64 GiB of memory for the published device classes: the kernel's default
         // vm.dirty_ratio (20) and vm.dirty_background_ratio (10) throttle writers from about their midpoint, 15% of
         // memory, 9.6 GiB.

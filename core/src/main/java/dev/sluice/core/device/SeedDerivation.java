@@ -28,6 +28,19 @@ public final class SeedDerivation {
     static final double MEDIUM_BASELINE_SECONDS = 12.4;
     /** The baseline writes each shuffle byte twice: its temp files, then the data file. */
     static final int BASELINE_WRITES = 2;
+    /**
+     * The calibration of the write bandwidth on the baseline's column (docs/balance.md, "Calibration"): this machine's
+     * map task spends about a quarter of the seed's task time per byte (4.3 against 17 ms per MB at small, where
+     * neither is held by its disk), so its disk must be about that much faster to stand to its tasks as the seed's
+     * stood to theirs; 3 is as fast as the loop device goes here (about 300 MB/s for two tasks) and fitted the
+     * baseline's shape best of the runs tried.
+     */
+    public static final double WRITE_CALIBRATION = 3.0;
+    /**
+     * The calibration of the dirty page cache: the derivation gives a lower bound (the kernel's default
+     * vm.dirty_ratio of 20% would allow 25 GB of 125); 1.25 of it fitted the baseline's shape best of 1, 1.25, 1.5 and 2.
+     */
+    public static final double DIRTY_CALIBRATION = 1.25;
 
     private final double writeBytesPerSecond;
     private final double dirtyBytes;
@@ -54,8 +67,17 @@ public final class SeedDerivation {
         return Math.round(dirtyBytes);
     }
 
-    /** The derivation, step by step with the report's figures. */
+    /** The derivation and the calibration, with the figures. */
     public String explain() {
+        return explainDerivation() + String.format(Locale.ROOT, "; calibrated on the baseline's column here "
+                        + "(docs/balance.md): write x %.2f = %.3f GB/s (%.1f MB/s per slot), dirty x %.2f = %.2f GB "
+                        + "(%.2f GB per slot)", WRITE_CALIBRATION, writeBytesPerSecond * WRITE_CALIBRATION / 1e9,
+                writeBytesPerSecond * WRITE_CALIBRATION / SLOTS / 1e6, DIRTY_CALIBRATION,
+                dirtyBytes * DIRTY_CALIBRATION / 1e9, dirtyBytes * DIRTY_CALIBRATION / SLOTS / 1e9);
+    }
+
+    /** The derivation, step by step with the report's figures. */
+    public String explainDerivation() {
         double mediumWritten = SLOTS * MEDIUM_BYTES * BASELINE_WRITES;
         return String.format(Locale.ROOT, "derived from the seed report's tables: write bandwidth = 16 tasks x "
                         + "1.95 GB (XXLarge) x 2 (the baseline writes every byte twice) / 86.5 s (baseline XXLarge "

@@ -21,20 +21,26 @@ class DeviceSpecTest {
         assertEquals(721_387_283, seed.writeBytesPerSecond(), 1);
         assertTrue(seed.explain().contains("= 0.721 GB/s (45.1 MB/s per slot)") && seed.explain().contains("16.75 GB "
                 + "dirty (1.05 GB per slot)"), seed.explain());
-        DeviceProfile profile = DeviceProfile.find(DeviceProfile.SEED_SSD);
-        assertEquals(seed.writeBytesPerSecond(), profile.writeBytesPerSecond);
-        assertEquals(16, profile.slots);
+        DeviceProfile derived = DeviceProfile.find(DeviceProfile.SEED_SSD_DERIVED);
+        assertEquals(seed.writeBytesPerSecond(), derived.writeBytesPerSecond);
+        assertEquals(seed.dirtyBytes(), derived.dirtyBytes);
+        assertEquals(16, derived.slots);
+        DeviceProfile calibrated = DeviceProfile.find(DeviceProfile.SEED_SSD);
+        assertEquals(Math.round(seed.writeBytesPerSecond() * SeedDerivation.WRITE_CALIBRATION),
+                calibrated.writeBytesPerSecond);
+        assertEquals(Math.round(seed.dirtyBytes() * SeedDerivation.DIRTY_CALIBRATION), calibrated.dirtyBytes);
+        assertTrue(calibrated.source.contains("calibrated on the baseline's column here"), calibrated.source);
     }
 
     @Test
     void aProfileIsScaledToTheRunsTasksAndDataScale() {
-        DeviceProfile.Emulation two = DeviceSpec.parse("device", "seed-ssd").resolve(2, 0.25);
-        DeviceProfile seed = DeviceProfile.find("seed-ssd");
+        DeviceProfile.Emulation two = DeviceSpec.parse("device", "seed-ssd-derived").resolve(2, 0.25);
+        DeviceProfile seed = DeviceProfile.find("seed-ssd-derived");
         assertEquals(Math.round(seed.writeBytesPerSecond * 2.0 / 16), two.writeBytesPerSecond);
         assertEquals(Math.round(seed.dirtyBytes * 2.0 / 16 * 0.25), two.dirtyBytes);
         assertEquals(0, two.iops);
-        assertTrue(two.derivation.contains("seed-ssd for 2 tasks at scale 0.25"), two.derivation);
-        DeviceProfile.Emulation overridden = DeviceSpec.parse("device", "seed-ssd:dirty=2g").resolve(2, 0.25);
+        assertTrue(two.derivation.contains("seed-ssd-derived for 2 tasks at scale 0.25"), two.derivation);
+        DeviceProfile.Emulation overridden = DeviceSpec.parse("device", "seed-ssd-derived:dirty=2g").resolve(2, 0.25);
         assertEquals(2 * Bytes.GiB, overridden.dirtyBytes);
         assertEquals(two.writeBytesPerSecond, overridden.writeBytesPerSecond);
         assertTrue(overridden.derivation.contains("overridden: dirty=2GiB"), overridden.derivation);
