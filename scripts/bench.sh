@@ -138,7 +138,9 @@ for c in "${configs[@]}"; do
   # An argument @KEY:NAME is configuration NAME's result KEY (e.g. the raw write's size is the data file's size).
   while [[ "$args" =~ @([A-Za-z.]+):([A-Za-z0-9_.-]+) ]]; do
     ref="${BASH_REMATCH[0]}" key="${BASH_REMATCH[1]}" from="${BASH_REMATCH[2]}"
-    from_json="$(ls "$out"/runs/[0-9][0-9]-"$from".json 2>/dev/null | head -n 1)"
+    # Runs are numbered 01, 02, ... 100, 101: two digits or more.
+    from_json="$(ls "$out"/runs/[0-9][0-9]-"$from".json "$out"/runs/[0-9][0-9][0-9]-"$from".json 2>/dev/null \
+      | head -n 1 || true)"
     [[ -n "$from_json" ]] || { echo "$script: $ref: configuration $from has no result yet" >&2; exit 1; }
     value="$(report_tools metric "$from_json" "$key")" || { echo "$script: $ref: $value" >&2; exit 1; }
     args="${args//"$ref"/$value}"
