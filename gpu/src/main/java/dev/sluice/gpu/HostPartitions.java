@@ -3,7 +3,6 @@ package dev.sluice.gpu;
 import ai.rapids.cudf.HostColumnVector;
 import dev.sluice.core.partition.PartitionedInput;
 import dev.sluice.core.partition.ShuffleRecord;
-import dev.sluice.core.serde.ShuffleCodec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -85,13 +84,12 @@ public final class HostPartitions implements AutoCloseable {
     }
 
     /** One record per non-empty partition, in partition order, each a slice of these columns in {@code format}. */
-    public List<ShuffleRecord> records(JCudfFormat format) {
-        ShuffleCodec codec = format.codec();
+    public List<ShuffleRecord> records(GpuFormat format) {
         List<ShuffleRecord> records = new ArrayList<>();
         for (int p = 0; p < numPartitions(); p++) {
-            long count = rows(p);
+            int count = start[p + 1] - start[p];
             if (count > 0) {
-                records.add(new ShuffleRecord(p, new JCudfPayload(columns, start[p], count, codec)));
+                records.add(new ShuffleRecord(p, format.payload(columns, start[p], count)));
             }
         }
         return Collections.unmodifiableList(records);

@@ -14,11 +14,12 @@ import org.openjdk.jmh.annotations.Benchmark;
 /**
  * The seed's map task as the RAPIDS Accelerator runs it, against the CPU path on the same rows. {@code gpuMapTask}:
  * each batch (already on the device) partitioned there, copied to host once into pinned or pageable memory, each
- * partition's slice serialized with JCudfSerialization and compressed by the strategy, committed as one map output.
- * {@code cpuMapTask}: the same Arrow input partitioned on the CPU (Spark's exchange) and written as Arrow IPC through
- * the same strategy. Both are timed from the partitioning of the first batch to the commit, and both outputs are
- * verified every iteration. {@code gpuMapTask} needs a GPU and cudf-java on the class path (docs/gpu.md); it prints
- * the device's partition and copy times, the copy's GB/s and how many host buffers were really pinned.
+ * partition's slice serialized with {@code serializer} (kudo, spark-rapids' default, or JCudfSerialization) and
+ * compressed by the strategy, committed as one map output. {@code cpuMapTask}: the same Arrow input partitioned on the
+ * CPU (Spark's exchange) and written as Arrow IPC through the same strategy. Both are timed from the partitioning of
+ * the first batch to the commit, and both outputs are verified every iteration. {@code gpuMapTask} needs a GPU and
+ * the spark-rapids-jni jar on the class path (docs/gpu.md); it prints the device's partition and copy times, the
+ * copy's GB/s and how many host buffers were really pinned.
  */
 public class GpuMapTaskBenchmark extends RunSettings {
     @Benchmark
@@ -26,10 +27,10 @@ public class GpuMapTaskBenchmark extends RunSettings {
             throws Exception {
         DeviceInput device = deviceState.device();
         DeviceTimes times = iteration.deviceTimes(deviceState.memory());
-        GpuMapTask.Result result = GpuMapTask.run(task.executor(), new MapTask(0, GpuTaskState.MAP_ID, task.format()),
-                device.batches(), b -> device.partitionToHost(b, task.gpuPartitioning(), task.partitions,
-                        task.startPartition(), deviceState.memory(), times));
-        return iteration.measured(result.output, true, result.nanos);
+        GpuMapTask.Result result = GpuMapTask.run(task.executor(), new MapTask(0, GpuTaskState.MAP_ID,
+                deviceState.format()), device.batches(), b -> device.partitionToHost(b, task.gpuPartitioning(),
+                task.partitions, task.startPartition(), deviceState.memory(), times));
+        return iteration.measured(result.output, deviceState.format(), true, result.nanos, result.serializedBytes);
     }
 
     @Benchmark
@@ -46,6 +47,6 @@ public class GpuMapTaskBenchmark extends RunSettings {
             }
             output = writer.commit();
         }
-        return iteration.measured(output, false, System.nanoTime() - start);
+        return iteration.measured(output, null, false, System.nanoTime() - start, -1);
     }
 }
