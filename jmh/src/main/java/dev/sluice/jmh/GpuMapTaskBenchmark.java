@@ -17,9 +17,12 @@ import org.openjdk.jmh.annotations.Benchmark;
  * partition's slice serialized with {@code serializer} (kudo, spark-rapids' default, or JCudfSerialization) and
  * compressed by the strategy, committed as one map output. {@code cpuMapTask}: the same Arrow input partitioned on the
  * CPU (Spark's exchange) and written as Arrow IPC through the same strategy. Both are timed from the partitioning of
- * the first batch to the commit, and both outputs are verified every iteration. {@code gpuMapTask} needs a GPU and
- * the spark-rapids-jni jar on the class path (docs/gpu.md); it prints the device's partition and copy times, the
- * copy's GB/s and how many host buffers were really pinned.
+ * the first batch to the commit. {@code hostMapTask}: the record formats side by side on the host, without a GPU:
+ * the rows already partitioned before the iteration ({@link HostFormatState}), each record serialized as
+ * {@code format} (kudo, jcudf or arrow-ipc), timed from the writer's creation to the commit. Every output is verified
+ * every iteration. {@code gpuMapTask} needs a GPU, and it and {@code hostMapTask}'s kudo and jcudf need the
+ * spark-rapids-jni jar on the class path (docs/gpu.md); {@code gpuMapTask} prints the device's partition and copy
+ * times, the copy's GB/s and how many host buffers were really pinned.
  */
 public class GpuMapTaskBenchmark extends RunSettings {
     @Benchmark
@@ -39,14 +42,33 @@ public class GpuMapTaskBenchmark extends RunSettings {
         ArrowIpcFormat format = new ArrowIpcFormat(task.input().schema(), task.codec());
         MapOutput output;
         try (PartitionedInput records = PartitionedInput.partition(task.input(),
-                task.cpuPartitioning().create(task.partitions, GpuTaskState.MAP_ID), task.allocator());
-             ShuffleWriter writer = task.executor().createMapOutputWriter(new MapTask(0, GpuTaskState.MAP_ID,
-                     format))) {
-            for (ShuffleRecord record : records.records(format)) {
-                writer.write(record);
-            }
-            output = writer.commit();
+                task.cpuPartitioning().create(task.partitions, GpuTaskState.MAP_ID), task.allocator())) {
+            output = write(task, format, records);
         }
         return iteration.measured(output, null, false, System.nanoTime() - start, -1);
+    }
+
+    @Benchmark
+    public MapOutput hostMapTask(GpuTaskState task, HostFormatState host, GateState gate, GpuIteration iteration)
+            throws Exception {
+        if (host.gpuFormat() != null) {
+            GpuMapTask.Result result = GpuMapTask.run(task.executor(), new MapTask(0, GpuTaskState.MAP_ID,
+                    host.gpuFormat()), task.input().batches().size(), host::take);
+            return iteration.measured(result.output, host.gpuFormat(), false, result.nanos, result.serializedBytes);
+        }
+        long start = System.nanoTime();
+        MapOutput output = write(task, host.arrowFormat(), host.partitioned());
+        return iteration.measured(output, null, false, System.nanoTime() - start, -1);
+    }
+
+    /** Every record of {@code input} in {@code format} through the task's strategy, committed. */
+    private static MapOutput write(GpuTaskState task, ArrowIpcFormat format, PartitionedInput input) throws Exception {
+        try (ShuffleWriter writer = task.executor().createMapOutputWriter(new MapTask(0, GpuTaskState.MAP_ID,
+                format))) {
+            for (ShuffleRecord record : input.records(format)) {
+                writer.write(record);
+            }
+            return writer.commit();
+        }
     }
 }
