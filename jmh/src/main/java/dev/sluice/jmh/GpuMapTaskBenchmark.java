@@ -20,9 +20,10 @@ import org.openjdk.jmh.annotations.Benchmark;
  * the first batch to the commit. {@code hostMapTask}: the record formats side by side on the host, without a GPU:
  * the rows already partitioned before the iteration ({@link HostFormatState}), each record serialized as
  * {@code format} (kudo, jcudf or arrow-ipc), timed from the writer's creation to the commit. Every output is verified
- * every iteration. {@code gpuMapTask} needs a GPU, and it and {@code hostMapTask}'s kudo and jcudf need the
- * spark-rapids-jni jar on the class path (docs/gpu.md); {@code gpuMapTask} prints the device's partition and copy
- * times, the copy's GB/s and how many host buffers were really pinned.
+ * every iteration; {@link WaveProfiler} profiles each method's timed part and nothing else. {@code gpuMapTask} needs
+ * a GPU, and it and {@code hostMapTask}'s kudo and jcudf need the spark-rapids-jni jar on the class path
+ * (docs/gpu.md); {@code gpuMapTask} prints the device's partition and copy times, the copy's GB/s and how many host
+ * buffers were really pinned.
  */
 public class GpuMapTaskBenchmark extends RunSettings {
     @Benchmark
@@ -30,20 +31,29 @@ public class GpuMapTaskBenchmark extends RunSettings {
             throws Exception {
         DeviceInput device = deviceState.device();
         DeviceTimes times = iteration.deviceTimes(deviceState.memory());
-        GpuMapTask.Result result = GpuMapTask.run(task.executor(), new MapTask(0, GpuTaskState.MAP_ID,
-                deviceState.format()), device.batches(), b -> device.partitionToHost(b, task.gpuPartitioning(),
-                task.partitions, task.startPartition(), deviceState.memory(), times));
+        GpuMapTask.Result result;
+        WaveWindow.opened();
+        try {
+            result = GpuMapTask.run(task.executor(), new MapTask(0, GpuTaskState.MAP_ID, deviceState.format()),
+                    device.batches(), b -> device.partitionToHost(b, task.gpuPartitioning(), task.partitions,
+                            task.startPartition(), deviceState.memory(), times));
+        } finally {
+            WaveWindow.closed();
+        }
         return iteration.measured(result.output, deviceState.format(), true, result.nanos, result.serializedBytes);
     }
 
     @Benchmark
     public MapOutput cpuMapTask(GpuTaskState task, GateState gate, GpuIteration iteration) throws Exception {
+        WaveWindow.opened();
         long start = System.nanoTime();
         ArrowIpcFormat format = new ArrowIpcFormat(task.input().schema(), task.codec());
         MapOutput output;
         try (PartitionedInput records = PartitionedInput.partition(task.input(),
                 task.cpuPartitioning().create(task.partitions, GpuTaskState.MAP_ID), task.allocator())) {
             output = write(task, format, records);
+        } finally {
+            WaveWindow.closed();
         }
         return iteration.measured(output, null, false, System.nanoTime() - start, -1);
     }
@@ -51,14 +61,20 @@ public class GpuMapTaskBenchmark extends RunSettings {
     @Benchmark
     public MapOutput hostMapTask(GpuTaskState task, HostFormatState host, GateState gate, GpuIteration iteration)
             throws Exception {
-        if (host.gpuFormat() != null) {
-            GpuMapTask.Result result = GpuMapTask.run(task.executor(), new MapTask(0, GpuTaskState.MAP_ID,
-                    host.gpuFormat()), task.input().batches().size(), host::take);
-            return iteration.measured(result.output, host.gpuFormat(), false, result.nanos, result.serializedBytes);
+        WaveWindow.opened();
+        try {
+            if (host.gpuFormat() != null) {
+                GpuMapTask.Result result = GpuMapTask.run(task.executor(), new MapTask(0, GpuTaskState.MAP_ID,
+                        host.gpuFormat()), task.input().batches().size(), host::take);
+                return iteration.measured(result.output, host.gpuFormat(), false, result.nanos,
+                        result.serializedBytes);
+            }
+            long start = System.nanoTime();
+            MapOutput output = write(task, host.arrowFormat(), host.partitioned());
+            return iteration.measured(output, null, false, System.nanoTime() - start, -1);
+        } finally {
+            WaveWindow.closed();
         }
-        long start = System.nanoTime();
-        MapOutput output = write(task, host.arrowFormat(), host.partitioned());
-        return iteration.measured(output, null, false, System.nanoTime() - start, -1);
     }
 
     /** Every record of {@code input} in {@code format} through the task's strategy, committed. */

@@ -120,10 +120,13 @@ public final class WaveProfiler implements InternalProfiler, WaveWindow.Listener
                 + String.join("\n  ", files) + "\n", "wave-profile"));
     }
 
-    /** The trial's strategy, size and tasks where it has them (a wave's), else the benchmark's name. */
+    /**
+     * The trial's strategy, record format or serializer, size and tasks where it has them (a wave's, a GPU map task's),
+     * else the benchmark's name.
+     */
     static String trialName(BenchmarkParams params) {
         List<String> parts = new ArrayList<>();
-        for (String key : List.of("strategy", "size", "tasks")) {
+        for (String key : List.of("strategy", "format", "serializer", "size", "tasks")) {
             String value = params.getParam(key);
             if (value != null) {
                 parts.add(key.equals("tasks") ? value + "tasks" : value);
