@@ -9,6 +9,7 @@ import dev.sluice.gpu.DeviceTimes;
 import dev.sluice.gpu.GpuFormat;
 import dev.sluice.gpu.GpuVerifier;
 import dev.sluice.gpu.HostMemory;
+import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -29,6 +30,8 @@ public class GpuIteration {
     private GpuFormat format;
     private boolean onDevice;
     private long nanos;
+    private long cpuStart;
+    private long cpuNanos;
     private long serializedBytes;
     private DeviceTimes times;
     private HostMemory.Usage hostBefore;
@@ -40,6 +43,21 @@ public class GpuIteration {
         output = null;
         times = new DeviceTimes();
         ioBefore = task.storage().counters().snapshot();
+    }
+
+    /** The measured part starts: from here to {@link #measured}, the JVM's CPU time is the task's. */
+    void started() {
+        cpuStart = processCpuNanos();
+    }
+
+    /**
+     * CPU time of every thread of this JVM so far (writer threads, the task's, the JIT's and GC's), which another
+     * process on the machine slows less than it slows the wall-clock time.
+     */
+    private static long processCpuNanos() {
+        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean
+                ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : -1;
     }
 
     /** The device side's times of this iteration, to be filled by the GPU path. */
@@ -55,6 +73,8 @@ public class GpuIteration {
      * compression where the format says (-1 where not).
      */
     MapOutput measured(MapOutput written, GpuFormat gpuFormat, boolean device, long taskNanos, long serialized) {
+        long cpu = processCpuNanos();
+        cpuNanos = cpu < 0 || cpuStart < 0 ? -1 : cpu - cpuStart;
         output = written;
         format = gpuFormat;
         onDevice = device;
@@ -73,21 +93,22 @@ public class GpuIteration {
         try (MapOutput written = output; PartitionReader reader = written.openReader(task.storage())) {
             VerificationResult verified = format != null
                     ? GpuVerifier.verify(reader, task.gpuExpected(), format, task.input().schema(), task.allocator())
-                    : Verifier.verify(reader, task.cpuExpected(), task.input().schema(), task.codec(), task.allocator());
+                    : Verifier.verify(reader, task.cpuExpected(), task.input().schema(), task.codec(),
+                            task.allocator());
             if (!verified.ok()) {
                 throw new IllegalStateException(path + " map task with " + task.strategy
                         + ": the map output differs from the input: " + verified);
             }
             IoSnapshot io = task.storage().counters().snapshot().since(ioBefore);
             HostMemory.Usage host = onDevice ? memory.usage().since(hostBefore) : null;
-            GpuRecord.publish(new GpuRecord(onDevice, nanos, task.input().bytes(), task.input().rows(),
+            GpuRecord.publish(new GpuRecord(onDevice, nanos, cpuNanos, task.input().bytes(), task.input().rows(),
                     written.totalBytes(), serializedBytes, onDevice ? times : null, host, io));
             if (onDevice) {
                 System.out.printf(Locale.ROOT, "%nsluice %s: task %.1f ms; %s; host %s; %d data bytes; %s%n", path,
                         nanos / 1e6, times, host, written.totalBytes(), verified);
             } else {
-                System.out.printf(Locale.ROOT, "%nsluice %s: task %.1f ms; %d data bytes; %s%n", path, nanos / 1e6,
-                        written.totalBytes(), verified);
+                System.out.printf(Locale.ROOT, "%nsluice %s: task %.1f ms (CPU %.1f ms); %d data bytes; %s%n", path,
+                        nanos / 1e6, cpuNanos / 1e6, written.totalBytes(), verified);
             }
             written.delete(task.storage());
         } finally {

@@ -33,6 +33,7 @@ public class GpuMapTaskBenchmark extends RunSettings {
         DeviceTimes times = iteration.deviceTimes(deviceState.memory());
         GpuMapTask.Result result;
         WaveWindow.opened();
+        iteration.started();
         try {
             result = GpuMapTask.run(task.executor(), new MapTask(0, GpuTaskState.MAP_ID, deviceState.format()),
                     device.batches(), b -> device.partitionToHost(b, task.gpuPartitioning(), task.partitions,
@@ -46,6 +47,7 @@ public class GpuMapTaskBenchmark extends RunSettings {
     @Benchmark
     public MapOutput cpuMapTask(GpuTaskState task, GateState gate, GpuIteration iteration) throws Exception {
         WaveWindow.opened();
+        iteration.started();
         long start = System.nanoTime();
         ArrowIpcFormat format = new ArrowIpcFormat(task.input().schema(), task.codec());
         MapOutput output;
@@ -62,6 +64,7 @@ public class GpuMapTaskBenchmark extends RunSettings {
     public MapOutput hostMapTask(GpuTaskState task, HostFormatState host, GateState gate, GpuIteration iteration)
             throws Exception {
         WaveWindow.opened();
+        iteration.started();
         try {
             if (host.gpuFormat() != null) {
                 GpuMapTask.Result result = GpuMapTask.run(task.executor(), new MapTask(0, GpuTaskState.MAP_ID,

@@ -15,6 +15,8 @@ final class GpuRecord {
 
     final boolean gpu;
     final long taskNanos;
+    /** CPU time of the JVM's threads over the measured part; -1 where the JVM does not say. */
+    final long cpuNanos;
     final long inputBytes;
     final long rows;
     /** Bytes of the map output's partitions (the data file): the records serialized, then compressed. */
@@ -26,10 +28,11 @@ final class GpuRecord {
     /** What the strategy did to storage during the task. */
     final IoSnapshot io;
 
-    GpuRecord(boolean gpu, long taskNanos, long inputBytes, long rows, long dataBytes, long serializedBytes,
-              DeviceTimes times, HostMemory.Usage host, IoSnapshot io) {
+    GpuRecord(boolean gpu, long taskNanos, long cpuNanos, long inputBytes, long rows, long dataBytes,
+              long serializedBytes, DeviceTimes times, HostMemory.Usage host, IoSnapshot io) {
         this.gpu = gpu;
         this.taskNanos = taskNanos;
+        this.cpuNanos = cpuNanos;
         this.inputBytes = inputBytes;
         this.rows = rows;
         this.dataBytes = dataBytes;
