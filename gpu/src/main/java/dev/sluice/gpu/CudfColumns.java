@@ -114,8 +114,10 @@ public final class CudfColumns {
                 owned.add(data);
                 copy(vector.getDataBuffer(), data, bytes);
             }
-            // The column owns its buffers from here on.
-            return new HostColumnVector(type, rows, Optional.of((long) nulls), data, validity, offsets);
+            // The column owns its buffers from here on. cudf-java 26.02 (spark-rapids-jni's) makes only the
+            // constructor with children public; a flat column has none.
+            return new HostColumnVector(type, rows, Optional.of((long) nulls), data, validity, offsets,
+                    new ArrayList<>());
         } catch (RuntimeException | Error e) {
             owned.forEach(HostMemoryBuffer::close);
             throw e;

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * A GPU map task's shuffle write, batch by batch as spark-rapids runs it: the batch is partitioned and copied to the
- * host, each non-empty partition's slice goes to the strategy as a {@link JCudfPayload} record, and after the last
+ * host, each non-empty partition's slice goes to the strategy as a record of the task's {@link GpuFormat} (kudo or
+ * JCudfSerialization), and after the last
  * batch the map output is committed. The host copies stay until the writer is closed, since a strategy may serialize
  * records on its own threads until then. Timed from the writer's creation to the commit's return, as the CPU path is
  * ({@code MapTaskRunner}).
@@ -24,13 +25,13 @@ public final class GpuMapTask {
         HostPartitions partition(int batch) throws Exception;
     }
 
-    /** Writes {@code batches} batches from {@code source} as map task {@code task}, whose format is JCudf's. */
+    /** Writes {@code batches} batches from {@code source} as map task {@code task}, whose format is a GPU one. */
     public static Result run(ShuffleExecutor executor, MapTask task, int batches, Batches source) throws Exception {
-        if (!(task.format instanceof JCudfFormat)) {
-            throw new IllegalArgumentException("a GPU map task writes JCudfSerialization records, not "
-                    + task.format.getClass().getSimpleName() + "'s");
+        if (!(task.format instanceof GpuFormat)) {
+            throw new IllegalArgumentException("a GPU map task writes kudo or JCudfSerialization records (a "
+                    + "GpuFormat), not " + task.format.getClass().getSimpleName() + "'s");
         }
-        JCudfFormat format = (JCudfFormat) task.format;
+        GpuFormat format = (GpuFormat) task.format;
         List<HostPartitions> held = new ArrayList<>();
         long records = 0;
         long rows = 0;
@@ -63,7 +64,7 @@ public final class GpuMapTask {
         public final long nanos;
         public final long records;
         public final long rows;
-        /** JCudfSerialization bytes before compression, summed over records. */
+        /** The format's serialized bytes before compression, summed over records. */
         public final long serializedBytes;
 
         Result(MapOutput output, long nanos, long records, long rows, long serializedBytes) {

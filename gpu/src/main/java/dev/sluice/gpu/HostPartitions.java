@@ -4,7 +4,6 @@ import ai.rapids.cudf.HostColumnVector;
 import dev.sluice.core.partition.InputBatch;
 import dev.sluice.core.partition.PartitionedInput;
 import dev.sluice.core.partition.ShuffleRecord;
-import dev.sluice.core.serde.ShuffleCodec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -86,15 +85,14 @@ public final class HostPartitions implements AutoCloseable {
     }
 
     /** One record per non-empty partition, in partition order, each a slice of these columns in {@code format}. */
-    public List<ShuffleRecord> records(JCudfFormat format) {
-        ShuffleCodec codec = format.codec();
+    public List<ShuffleRecord> records(GpuFormat format) {
         // The host copy is one batch, freed upstream once every slice of it is serialized.
         InputBatch batch = new InputBatch(hostBytes());
         List<ShuffleRecord> records = new ArrayList<>();
         for (int p = 0; p < numPartitions(); p++) {
-            long count = rows(p);
+            int count = start[p + 1] - start[p];
             if (count > 0) {
-                records.add(new ShuffleRecord(p, new JCudfPayload(columns, start[p], count, codec), batch));
+                records.add(new ShuffleRecord(p, format.payload(columns, start[p], count), batch));
             }
         }
         return Collections.unmodifiableList(records);

@@ -1,51 +1,60 @@
 package dev.sluice.gpu;
 
-import dev.sluice.core.InvalidParameterException;
+import ai.rapids.cudf.HostColumnVector;
+import ai.rapids.cudf.HostMemoryBuffer;
+import ai.rapids.cudf.JCudfSerialization;
+import dev.sluice.core.serde.Payload;
 import dev.sluice.core.serde.ShuffleCodec;
-import dev.sluice.core.serde.StreamFormat;
-import java.util.List;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The partition streams of the GPU path: JCudfSerialization tables one after the other, each compressed on its own,
- * with no stream header and no end marker, as spark-rapids' {@code GpuColumnarBatchSerializer} leaves them (a reader
- * reads tables until the stream ends).
+ * JCudfSerialization's tables ({@link JCudfPayload}), spark-rapids' serializer before kudo and still its choice with
+ * {@code spark.rapids.shuffle.kudo.serializer.enabled=false}. A reader reads a table header, then the table, until the
+ * stream ends, and unpacks each table into host columns.
  */
-public final class JCudfFormat implements StreamFormat {
-    private static final byte[] NOTHING = new byte[0];
-    private final ShuffleCodec codec;
-
-    /**
-     * The codecs a JCudfSerialization stream can be written in: those that compress the piece a record is written
-     * into, as Spark's codec wraps each record's stream in spark-rapids' threaded writer.
-     */
-    public static final List<ShuffleCodec> CODECS = List.of(ShuffleCodec.NONE, ShuffleCodec.LZ4_BLOCK,
-            ShuffleCodec.ZSTD);
-
-    /**
-     * @throws InvalidParameterException for {@code lz4-frame}, which is Arrow IPC's body compression: a JCudf table
-     *     has no Arrow body to compress, and the records would go out uncompressed under a compressed name
-     */
+public final class JCudfFormat extends GpuFormat {
     public JCudfFormat(ShuffleCodec codec) {
-        if (!CODECS.contains(codec)) {
-            throw new InvalidParameterException("codec", codec.label(), "none, lz4-block or zstd for "
-                    + "JCudfSerialization records (" + codec.label() + " is Arrow IPC body compression, which they do "
-                    + "not have)");
+        super(codec, GpuSerializer.JCUDF);
+    }
+
+    @Override
+    public GpuSerializer serializer() {
+        return GpuSerializer.JCUDF;
+    }
+
+    @Override
+    Payload payload(HostColumnVector[] columns, int rowOffset, int rows) {
+        return new JCudfPayload(columns, rowOffset, rows, codec());
+    }
+
+    @Override
+    long readTables(InputStream plain, int partition, RowMultisets into, Schema schema, BufferAllocator allocator)
+            throws IOException {
+        DataInputStream in = new DataInputStream(plain);
+        long tables = 0;
+        while (true) {
+            JCudfSerialization.SerializedTableHeader header = new JCudfSerialization.SerializedTableHeader(in);
+            if (!header.wasInitialized()) {
+                return tables;
+            }
+            tables++;
+            try (HostMemoryBuffer buffer = HostMemoryBuffer.allocate(Math.max(1, header.getDataLen()), false)) {
+                JCudfSerialization.readTableIntoBuffer(in, header, buffer);
+                if (!header.wasDataRead()) {
+                    throw new IllegalStateException("table " + tables + " ended early");
+                }
+                HostColumnVector[] columns = JCudfSerialization.unpackHostColumnVectors(header, buffer);
+                try (VectorSchemaRoot rows = CudfColumns.toArrow(columns, schema, allocator)) {
+                    into.add(rows, partition);
+                } finally {
+                    CudfColumns.closeAll(columns);
+                }
+            }
         }
-        this.codec = codec;
-    }
-
-    @Override
-    public byte[] streamHeader() {
-        return NOTHING;
-    }
-
-    @Override
-    public byte[] endOfStream() {
-        return NOTHING;
-    }
-
-    @Override
-    public ShuffleCodec codec() {
-        return codec;
     }
 }

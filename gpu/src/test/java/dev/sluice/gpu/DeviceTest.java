@@ -132,7 +132,11 @@ class DeviceTest {
             int n = 200;
             for (GpuPartitioning partitioning : GpuPartitioning.values()) {
                 for (boolean pinned : new boolean[] {true, false}) {
-                    String what = partitioning.label() + (pinned ? ", pinned" : ", pageable");
+                    // Each serializer once: kudo with pinned copies, JCudfSerialization with pageable ones.
+                    GpuFormat format = (pinned ? GpuSerializer.KUDO : GpuSerializer.JCUDF)
+                            .format(ShuffleCodec.LZ4_BLOCK, input.schema());
+                    String what = partitioning.label() + (pinned ? ", pinned" : ", pageable") + ", "
+                            + format.serializer().label();
                     HostMemory memory = HostMemory.of(pinned);
                     DeviceTimes times = new DeviceTimes();
                     int start = partitioning.startPartition(5, n);
@@ -141,7 +145,7 @@ class DeviceTest {
                     ByteArrayOutputStream[] outs = new ByteArrayOutputStream[n];
                     for (int b = 0; b < device.batches(); b++) {
                         try (HostPartitions parts = device.partitionToHost(b, partitioning, n, start, memory, times)) {
-                            for (ShuffleRecord record : parts.records(new JCudfFormat(ShuffleCodec.LZ4_BLOCK))) {
+                            for (ShuffleRecord record : parts.records(format)) {
                                 int p = record.partitionId();
                                 outs[p] = outs[p] == null ? new ByteArrayOutputStream() : outs[p];
                                 record.payload().writeTo(Channels.newChannel(outs[p]), allocator);
@@ -151,8 +155,8 @@ class DeviceTest {
                     for (int p = 0; p < n; p++) {
                         streams[p] = outs[p] == null ? null : outs[p].toByteArray();
                     }
-                    VerificationResult result = JCudfVerifier.verify(new JCudfPayloadTest.InMemory(streams), expected,
-                            input.schema(), ShuffleCodec.LZ4_BLOCK, allocator);
+                    VerificationResult result = GpuVerifier.verify(new GpuPayloadTest.InMemory(streams), expected,
+                            format, input.schema(), allocator);
                     assertTrue(result.ok(), what + ": " + result);
                     assertEquals(input.rows(), result.rowsRead(), what);
                     assertEquals(2, times.batches());
@@ -175,28 +179,31 @@ class DeviceTest {
             int n = 200;
             for (String strategy : List.of("per-batch", "buffered", "async")) {
                 for (GpuPartitioning partitioning : GpuPartitioning.values()) {
-                    String what = strategy + ", " + partitioning.label();
-                    HostMemory memory = HostMemory.pinned();
-                    CountedStorage storage = new CountedStorage();
-                    int start = partitioning.startPartition(9, n);
-                    RowMultisets expected = RowMultisets.expected(input.batches(), partitioning, n, start);
-                    WriterConfig config = WriterConfig.builder().partitions(n).threads(4).codec(ShuffleCodec.LZ4_BLOCK)
-                            .outputDir(dir).build();
-                    DeviceTimes times = new DeviceTimes();
-                    try (ShuffleExecutor executor = StrategySpec.parse("strategy", strategy)
-                            .createExecutor(config, storage, allocator)) {
-                        GpuMapTask.Result result = GpuMapTask.run(executor,
-                                new MapTask(0, 9, new JCudfFormat(ShuffleCodec.LZ4_BLOCK)), device.batches(),
-                                b -> device.partitionToHost(b, partitioning, n, start, memory, times));
-                        try (var output = result.output; PartitionReader reader = output.openReader(storage)) {
-                            VerificationResult verified = JCudfVerifier.verify(reader, expected, input.schema(),
-                                    ShuffleCodec.LZ4_BLOCK, allocator);
-                            assertTrue(verified.ok(), what + ": " + verified);
-                            output.delete(storage);
+                    for (GpuSerializer serializer : GpuSerializer.values()) {
+                        GpuFormat format = serializer.format(ShuffleCodec.LZ4_BLOCK, input.schema());
+                        String what = strategy + ", " + partitioning.label() + ", " + serializer.label();
+                        HostMemory memory = HostMemory.pinned();
+                        CountedStorage storage = new CountedStorage();
+                        int start = partitioning.startPartition(9, n);
+                        RowMultisets expected = RowMultisets.expected(input.batches(), partitioning, n, start);
+                        WriterConfig config = WriterConfig.builder().partitions(n).threads(4)
+                                .codec(ShuffleCodec.LZ4_BLOCK).outputDir(dir).build();
+                        DeviceTimes times = new DeviceTimes();
+                        try (ShuffleExecutor executor = StrategySpec.parse("strategy", strategy)
+                                .createExecutor(config, storage, allocator)) {
+                            GpuMapTask.Result result = GpuMapTask.run(executor,
+                                    new MapTask(0, 9, format), device.batches(),
+                                    b -> device.partitionToHost(b, partitioning, n, start, memory, times));
+                            try (var output = result.output; PartitionReader reader = output.openReader(storage)) {
+                                VerificationResult verified = GpuVerifier.verify(reader, expected, format,
+                                        input.schema(), allocator);
+                                assertTrue(verified.ok(), what + ": " + verified);
+                                output.delete(storage);
+                            }
                         }
+                        assertEquals(0, storage.filesLeft(), what);
+                        assertEquals(0, memory.openBuffers(), what + ": host buffers left open");
                     }
-                    assertEquals(0, storage.filesLeft(), what);
-                    assertEquals(0, memory.openBuffers(), what + ": host buffers left open");
                 }
             }
             Leaks.assertNone(allocator, held, "GPU map tasks");

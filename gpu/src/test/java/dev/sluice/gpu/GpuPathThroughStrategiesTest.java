@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.core.InvalidParameterException;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.IoFaults;
 import dev.sluice.core.input.MapTaskInput;
@@ -29,8 +28,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The GPU path's records (JCudfSerialization slices of a partitioned batch's host columns) go through every strategy
- * and the same map output as the CPU path's, and every partition reads back with the rows it must hold. The device's
+ * The GPU path's records (kudo or JCudfSerialization tables of slices of a partitioned batch's host columns) go
+ * through every strategy and the same map output as the CPU path's, and every partition reads back with the rows it
+ * must hold. The device's
  * partition and copy are made on the host here ({@link HostPartitions#onHost}); the device tests run the real ones.
  */
 class GpuPathThroughStrategiesTest {
@@ -46,18 +46,23 @@ class GpuPathThroughStrategiesTest {
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskInput input = CudfColumnsTest.input(allocator, 3)) {
             long held = allocator.getAllocatedMemory();
-            for (GpuPartitioning partitioning : GpuPartitioning.values()) {
-                for (int partitions : new int[] {1, 7, 200}) {
-                    for (ShuffleCodec codec : JCudfFormat.CODECS) {
-                        String what = strategy + ", " + partitioning.label() + ", " + partitions + " partitions, "
-                                + codec.label();
-                        HostMemory memory = HostMemory.pageable();
-                        VerificationResult result = writeAndVerify(StrategySpec.parse("strategy", strategy), input,
-                                partitioning, partitions, codec, memory, new CountedStorage(), allocator,
-                                dir.resolve(partitioning.label() + partitions + codec.label()));
-                        assertTrue(result.ok(), what + ": " + result);
-                        assertEquals(input.rows(), result.rowsRead(), what);
-                        assertEquals(0, memory.openBuffers(), what + ": host buffers left open");
+            for (GpuSerializer serializer : GpuSerializer.values()) {
+                for (GpuPartitioning partitioning : GpuPartitioning.values()) {
+                    for (int partitions : new int[] {1, 7, 200}) {
+                        for (ShuffleCodec codec : GpuFormat.CODECS) {
+                            String what = strategy + ", " + serializer.label() + ", " + partitioning.label() + ", "
+                                    + partitions + " partitions, " + codec.label();
+                            HostMemory memory = HostMemory.pageable();
+                            CountedStorage storage = new CountedStorage();
+                            VerificationResult result = writeAndVerify(StrategySpec.parse("strategy", strategy),
+                                    serializer.format(codec, input.schema()), input, partitioning, partitions, memory,
+                                    storage, allocator, dir.resolve(serializer.label() + partitioning.label()
+                                            + partitions + codec.label()));
+                            assertTrue(result.ok(), what + ": " + result);
+                            assertEquals(input.rows(), result.rowsRead(), what);
+                            assertEquals(0, memory.openBuffers(), what + ": host buffers left open");
+                            assertEquals(0, storage.filesLeft(), what + ": files left");
+                        }
                     }
                 }
             }
@@ -70,38 +75,34 @@ class GpuPathThroughStrategiesTest {
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskInput input = CudfColumnsTest.input(allocator, 2)) {
             long held = allocator.getAllocatedMemory();
-            for (String strategy : List.of("per-batch", "buffered", "async")) {
-                HostMemory memory = HostMemory.pageable();
-                CountedStorage storage = new CountedStorage(IoFaults.failingRename(1));
-                Path out = dir.resolve(strategy);
-                Exception e = assertThrows(Exception.class, () -> writeAndVerify(StrategySpec.parse("strategy",
-                        strategy), input, GpuPartitioning.HASH, 200, ShuffleCodec.LZ4_BLOCK, memory, storage,
-                        allocator, out));
-                assertTrue(String.valueOf(e).contains("injected fault")
-                        || String.valueOf(e.getCause()).contains("injected fault"), String.valueOf(e));
-                assertEquals(0, storage.filesLeft(), strategy + ": files left");
-                try (Stream<Path> left = Files.list(out)) {
-                    assertEquals(List.of(), left.toList(), strategy);
+            for (GpuSerializer serializer : GpuSerializer.values()) {
+                for (String strategy : List.of("per-batch", "buffered", "async")) {
+                    String what = strategy + ", " + serializer.label();
+                    HostMemory memory = HostMemory.pageable();
+                    CountedStorage storage = new CountedStorage(IoFaults.failingRename(1));
+                    Path out = dir.resolve(serializer.label() + strategy);
+                    Exception e = assertThrows(Exception.class, () -> writeAndVerify(StrategySpec.parse("strategy",
+                            strategy), serializer.format(ShuffleCodec.LZ4_BLOCK, input.schema()), input,
+                            GpuPartitioning.HASH, 200, memory, storage, allocator, out));
+                    assertTrue(String.valueOf(e).contains("injected fault")
+                            || String.valueOf(e.getCause()).contains("injected fault"), what + ": " + e);
+                    assertEquals(0, storage.filesLeft(), what + ": files left");
+                    try (Stream<Path> left = Files.list(out)) {
+                        assertEquals(List.of(), left.toList(), what);
+                    }
+                    assertEquals(0, memory.openBuffers(), what + ": host buffers left open");
                 }
-                assertEquals(0, memory.openBuffers(), strategy + ": host buffers left open");
             }
             Leaks.assertNone(allocator, held, "failed GPU map tasks");
         }
     }
 
-    @Test
-    void lz4FrameIsRefusedForJCudfRecordsNamingTheCodec() {
-        InvalidParameterException e = assertThrows(InvalidParameterException.class,
-                () -> new JCudfFormat(ShuffleCodec.LZ4_FRAME));
-        assertTrue(e.getMessage().contains("codec") && e.getMessage().contains("lz4-frame")
-                && e.getMessage().contains("none, lz4-block or zstd"), e.getMessage());
-    }
-
-    /** One emulated GPU map task through {@code spec}, verified and deleted; returns the verification. */
-    static VerificationResult writeAndVerify(StrategySpec spec, MapTaskInput input, GpuPartitioning partitioning,
-                                             int partitions, ShuffleCodec codec, HostMemory memory,
+    /** One emulated GPU map task in {@code format} through {@code spec}, verified and deleted; returns the check. */
+    static VerificationResult writeAndVerify(StrategySpec spec, GpuFormat format, MapTaskInput input,
+                                             GpuPartitioning partitioning, int partitions, HostMemory memory,
                                              CountedStorage storage, BufferAllocator allocator, Path dir)
             throws Exception {
+        ShuffleCodec codec = format.codec();
         Files.createDirectories(dir);
         long mapId = 3;
         int start = partitioning.startPartition(mapId, partitions);
@@ -114,12 +115,12 @@ class GpuPathThroughStrategiesTest {
                     .memoryLimit(256L << 20).build();
         }
         try (ShuffleExecutor executor = spec.createExecutor(config, storage, allocator)) {
-            GpuMapTask.Result result = GpuMapTask.run(executor, new MapTask(0, mapId, new JCudfFormat(codec)),
+            GpuMapTask.Result result = GpuMapTask.run(executor, new MapTask(0, mapId, format),
                     input.batches().size(), b -> HostPartitions.onHost(input.batches().get(b), partitioning,
                             partitions, start, memory, allocator));
             assertEquals(input.rows(), result.rows);
             try (var output = result.output; PartitionReader reader = output.openReader(storage)) {
-                VerificationResult verified = JCudfVerifier.verify(reader, expected, input.schema(), codec, allocator);
+                VerificationResult verified = GpuVerifier.verify(reader, expected, format, input.schema(), allocator);
                 output.delete(storage);
                 return verified;
             }

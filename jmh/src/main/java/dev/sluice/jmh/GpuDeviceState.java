@@ -7,6 +7,8 @@ import dev.sluice.core.InvalidParameterException;
 import dev.sluice.core.io.Bytes;
 import dev.sluice.gpu.Device;
 import dev.sluice.gpu.DeviceInput;
+import dev.sluice.gpu.GpuFormat;
+import dev.sluice.gpu.GpuSerializer;
 import dev.sluice.gpu.HostMemory;
 import dev.sluice.gpu.UploadRoute;
 import java.util.Locale;
@@ -20,8 +22,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The device side of the GPU experiment: RMM's asynchronous allocator (spark-rapids' default pool,
  * {@code spark.rapids.memory.gpu.pool=ASYNC}), the pinned pool of {@code pinnedPool} bytes (the seed ran 8g; Spark's
- * default is 0), and the task's batches uploaded by {@code upload}, outside any measurement. Refuses to start, saying
- * why, on a machine without a usable GPU.
+ * default is 0), the task's batches uploaded by {@code upload}, outside any measurement, and the {@code serializer}
+ * of the records. Refuses to start, saying why, on a machine without a usable GPU.
  */
 @State(Scope.Benchmark)
 public class GpuDeviceState {
@@ -37,8 +39,16 @@ public class GpuDeviceState {
     @Param({"from-arrow"})
     public String upload;
 
+    /**
+     * kudo (spark-rapids' default, {@code spark.rapids.shuffle.kudo.serializer.enabled=true}) or jcudf
+     * (JCudfSerialization, the legacy one) ({@link GpuSerializer}).
+     */
+    @Param({"kudo"})
+    public String serializer;
+
     private DeviceInput device;
     private HostMemory memory;
+    private GpuFormat format;
 
     @Setup(Level.Trial)
     public void open(GpuTaskState task) {
@@ -49,7 +59,9 @@ public class GpuDeviceState {
             throw new InvalidParameterException("pinnedPool", pinnedPool, "a byte size (examples: 0, 512m, 8g)");
         }
         UploadRoute route = UploadRoute.parse("upload", upload);
+        GpuSerializer gpuSerializer = GpuSerializer.parse("serializer", serializer);
         Device.require("GpuMapTaskBenchmark.gpuMapTask");
+        format = gpuSerializer.format(task.codec(), task.input().schema());
         if (!Rmm.isInitialized()) {
             Rmm.initialize(RmmAllocationMode.CUDA_ASYNC, null, 0);
         }
@@ -69,6 +81,11 @@ public class GpuDeviceState {
 
     HostMemory memory() {
         return memory;
+    }
+
+    /** The records' format: the serializer's, in the task's codec. */
+    GpuFormat format() {
+        return format;
     }
 
     @TearDown(Level.Trial)

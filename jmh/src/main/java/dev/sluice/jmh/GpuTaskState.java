@@ -12,7 +12,6 @@ import dev.sluice.core.write.ShuffleExecutor;
 import dev.sluice.core.write.StrategySpec;
 import dev.sluice.core.write.WriterConfig;
 import dev.sluice.gpu.GpuPartitioning;
-import dev.sluice.gpu.JCudfFormat;
 import dev.sluice.gpu.RowMultisets;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -27,7 +26,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * One map task of the GPU experiment, shared by its GPU and CPU paths so that both write the same rows: the seeded
+ * One map task of the GPU experiment, shared by its GPU, host and CPU paths so that all write the same rows: the seeded
  * Arrow input ({@code size} x {@code scale}, in the seed's GPU batches per task: 1 for small, 5 for xxlarge), what
  * each partition must hold on either path, and the strategy's executor over counted storage in a fresh directory.
  * Made once per trial, outside any measurement.
@@ -71,7 +70,6 @@ public class GpuTaskState {
     private RowMultisets gpuExpected;
     private Reference cpuExpected;
     private ShuffleCodec shuffleCodec;
-    private JCudfFormat format;
     private Path dir;
     private CountedStorage storage;
     private ShuffleExecutor executor;
@@ -83,7 +81,6 @@ public class GpuTaskState {
         gpuPartitioning = GpuPartitioning.parse("partitioning", partitioning);
         cpuPartitioning = Partitioning.parse("partitioning", partitioning);
         shuffleCodec = ShuffleCodec.parse("codec", codec);
-        format = new JCudfFormat(shuffleCodec);
         WriterConfig probe = WriterConfig.builder().partitions(partitions).threads(threads).codec(shuffleCodec)
                 .outputDir(Path.of(System.getProperty("java.io.tmpdir"))).build();
         spec.check("strategy", probe);
@@ -132,10 +129,6 @@ public class GpuTaskState {
 
     ShuffleCodec codec() {
         return shuffleCodec;
-    }
-
-    JCudfFormat format() {
-        return format;
     }
 
     CountedStorage storage() {

@@ -147,14 +147,22 @@ public final class ShuffleIoProfiler implements InternalProfiler {
     }
 
     /**
-     * A GPU experiment iteration's figures: the task's time and storage I/O on either path; on the GPU path also the
-     * device's partition and copy times, the copy's GB/s, and how many host buffers were really pinned.
+     * A GPU experiment iteration's figures: the task's time and the JVM's CPU time over it, its output's bytes (and,
+     * for kudo and JCudfSerialization, the records' bytes before compression) and storage I/O on every path; on the
+     * device also the partition and copy times, the copy's GB/s, and how many host buffers were really pinned.
      */
     private static List<Result> gpu(GpuRecord r) {
         List<Result> out = new ArrayList<>();
         out.add(avg("task.millis", r.taskNanos / 1e6, "ms"));
+        if (r.cpuNanos >= 0) {
+            out.add(avg("task.cpuMillis", r.cpuNanos / 1e6, "ms"));
+        }
         out.add(avg("task.inputBytes", r.inputBytes, "B"));
         out.add(avg("task.rows", r.rows, "rows"));
+        out.add(avg("task.dataBytes", r.dataBytes, "B"));
+        if (r.serializedBytes >= 0) {
+            out.add(avg("task.serializedBytes", r.serializedBytes, "B"));
+        }
         out.add(avg("io.bytesWritten", r.io.bytesWritten, "B"));
         out.add(avg("io.writeCalls", r.io.writeCalls, "calls"));
         out.add(avg("io.committedBytes", r.io.committedBytes, "B"));

@@ -122,24 +122,33 @@ public final class WaveProfiler implements InternalProfiler, WaveWindow.Listener
                 + String.join("\n  ", files) + "\n", "wave-profile"));
     }
 
-    /** The trial's strategy, size and tasks where it has them (a wave's), else the benchmark's name. */
+    /**
+     * The trial's strategy, record format or serializer, size and tasks where it has them (a wave's, a GPU map task's),
+     * else the benchmark's name.
+     */
     static String trialName(BenchmarkParams params) {
         String[] name = params.getBenchmark().split("\\.");
-        return trialName(params.getParam("strategy"), params.getParam("size"), params.getParam("tasks"),
-                name[Math.max(0, name.length - 2)]);
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String key : TRIAL_KEYS) {
+            values.put(key, params.getParam(key));
+        }
+        return trialName(values, name[Math.max(0, name.length - 2)]);
     }
 
-    /** Strategy, size and tasks (each null where the benchmark has no such parameter), else {@code benchmark}. */
-    static String trialName(String strategy, String size, String tasks, String benchmark) {
+    /** The parameters a trial's files are named after, in this order. */
+    private static final List<String> TRIAL_KEYS = List.of("strategy", "format", "serializer", "size", "tasks");
+
+    /**
+     * The values of {@link #TRIAL_KEYS} joined (absent or null where the benchmark has no such parameter), else
+     * {@code benchmark}.
+     */
+    static String trialName(Map<String, String> values, String benchmark) {
         List<String> parts = new ArrayList<>();
-        if (strategy != null) {
-            parts.add(strategy);
-        }
-        if (size != null) {
-            parts.add(size);
-        }
-        if (tasks != null) {
-            parts.add(tasks + "tasks");
+        for (String key : TRIAL_KEYS) {
+            String value = values.get(key);
+            if (value != null) {
+                parts.add(key.equals("tasks") ? value + "tasks" : value);
+            }
         }
         if (parts.isEmpty()) {
             parts.add(benchmark);
@@ -153,7 +162,11 @@ public final class WaveProfiler implements InternalProfiler, WaveWindow.Listener
             System.err.println("usage: WaveProfiler STRATEGY SIZE TASKS (prints the TRIAL its files are named after)");
             System.exit(2);
         }
-        System.out.println(trialName(args[0], args[1], args[2], "ShuffleWriteBenchmark"));
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("strategy", args[0]);
+        values.put("size", args[1]);
+        values.put("tasks", args[2]);
+        System.out.println(trialName(values, "ShuffleWriteBenchmark"));
     }
 
     private String execute(String command) {
