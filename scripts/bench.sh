@@ -164,7 +164,7 @@ done
 report_tools merge "$out/jmh-result.json" "$out"/runs/*.json
 jdk_text="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.vm.version = //p' | head -1)"
 jdk_text="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.vendor = //p' | head -1) $jdk_text"
-report_tools env "$out/environment.json" "${TMPDIR:-/tmp}" "$jdk_text" "$commit"
+report_tools env "$out/environment.json" "${TMPDIR:-/tmp}" "$jdk_text" "$commit" "$out/jmh-result.json"
 if [[ "$preset" == balance ]]; then
   report="$(report_tools balance "$out/jmh-result.json" "$out/report")"
 else

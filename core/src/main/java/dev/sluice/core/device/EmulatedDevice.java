@@ -89,6 +89,13 @@ public final class EmulatedDevice implements AutoCloseable {
         return null;
     }
 
+    /** The block throttle a device made on this machine would use, in words, or why there is none. */
+    public static String throttleHere() {
+        List<String> why = new ArrayList<>();
+        Throttle throttle = Throttle.find(why);
+        return throttle != null ? throttle.describe() : "none: " + String.join("; ", why);
+    }
+
     /**
      * Makes a device of {@code capacity} bytes with {@code figures}, its image and mount point in {@code base} (a
      * directory on real storage), after undoing what dead runs left ({@link #cleanUpAbandoned}). On failure,

@@ -3,13 +3,20 @@ package dev.sluice.jmh.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.device.EmulatedDevice;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The machine a benchmark ran on, written beside its results: JDK, cores, memory, kernel, the file system of the
@@ -57,6 +64,55 @@ public final class Environment {
         }
         v.put("gitCommit", commit);
         return new Environment(v);
+    }
+
+    /**
+     * This environment with the storage devices of {@code rows}: for each {@code device} parameter, its kind, the
+     * figures the kernel was told to enforce (JMH's {@code device.*} secondary results, which every trial on an emulated
+     * device reports) and the range of the raw writes measured through it when each trial's device was made, with the
+     * block throttle this machine uses. Benchmarks without a device parameter add nothing.
+     */
+    public Environment withDevices(List<JmhResults.Row> rows) {
+        Map<String, List<JmhResults.Row>> byDevice = new TreeMap<>();
+        for (JmhResults.Row row : rows) {
+            if (row.params.containsKey("device")) {
+                byDevice.computeIfAbsent(row.param("device"), k -> new ArrayList<>()).add(row);
+            }
+        }
+        if (byDevice.isEmpty()) {
+            return this;
+        }
+        Map<String, String> v = new LinkedHashMap<>(values);
+        boolean emulated = false;
+        for (Map.Entry<String, List<JmhResults.Row>> e : byDevice.entrySet()) {
+            v.put("device " + e.getKey(), describe(e.getValue()));
+            emulated |= !e.getKey().equals(DeviceSpec.NATIVE);
+        }
+        if (emulated) {
+            v.put("deviceMechanism", EmulatedDevice.throttleHere() + "; loop device over a sparse image (ext4, "
+                    + "direct I/O); dirty cache capped by the device's bdi max_bytes with strict_limit");
+        }
+        return new Environment(v);
+    }
+
+    private static String describe(List<JmhResults.Row> rows) {
+        DoubleSummaryStatistics raw = new DoubleSummaryStatistics();
+        TreeSet<String> figures = new TreeSet<>();
+        for (JmhResults.Row row : rows) {
+            row.metric("device.rawWriteMBps").ifPresent(raw::accept);
+            if (row.metric("device.writeMBps").isPresent()) {
+                figures.add(String.format(Locale.ROOT, "write %.1f MB/s, dirty %.0f MB, %s",
+                        row.metric("device.writeMBps").getAsDouble(), row.metric("device.dirtyMB").orElse(0),
+                        row.metric("device.iops").orElse(0) == 0 ? "no IOPS limit"
+                                : String.format(Locale.ROOT, "%.0f IOPS", row.metric("device.iops").getAsDouble())));
+            }
+        }
+        if (raw.getCount() == 0) {
+            return "native: the benchmark directory as given (" + rows.size() + " configurations)";
+        }
+        return String.format(Locale.ROOT, "emulated, %s (%d configurations); raw write of one copy measured when each "
+                        + "trial's device was made: %.1f to %.1f MB/s, mean %.1f", String.join("; ", figures),
+                rows.size(), raw.getMin(), raw.getMax(), raw.getAverage());
     }
 
     /**

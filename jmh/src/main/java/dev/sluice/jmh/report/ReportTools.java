@@ -102,11 +102,15 @@ public final class ReportTools {
                 return 0;
             }
             case "env": {
-                // env OUT.json BENCHMARK_DIR JDK_DESCRIPTION GIT_COMMIT
-                if (rest.size() != 4) {
-                    throw new UsageException("usage: env OUT.json BENCHMARK_DIR JDK COMMIT");
+                // env OUT.json BENCHMARK_DIR JDK_DESCRIPTION GIT_COMMIT [RESULT.json: the devices its runs used]
+                if (rest.size() != 4 && rest.size() != 5) {
+                    throw new UsageException("usage: env OUT.json BENCHMARK_DIR JDK COMMIT [RESULT.json]");
                 }
-                Environment.probe(Paths.get(rest.get(1)), rest.get(2), rest.get(3)).write(Paths.get(rest.get(0)));
+                Environment environment = Environment.probe(Paths.get(rest.get(1)), rest.get(2), rest.get(3));
+                if (rest.size() == 5) {
+                    environment = environment.withDevices(JmhResults.read(existing(rest.get(4))));
+                }
+                environment.write(Paths.get(rest.get(0)));
                 return 0;
             }
             case "table": {
