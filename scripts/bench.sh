@@ -109,6 +109,11 @@ plan_text="$("$java" -cp "$cp" dev.sluice.jmh.BenchPlan "${plan_args[@]}" 2>&1)"
 out="${out:-$root/jmh/target/bench/$preset-$(date +%Y%m%d-%H%M%S)}"
 [[ ! -e "$out/jmh-result.json" ]] || die "invalid --out '$out': it already holds a run (jmh-result.json)"
 [[ ! -e "$out" || -d "$out" ]] || die "invalid --out '$out': it exists and is not a directory"
+# An interrupted run leaves its configurations' results in runs/, and the merge takes every runs/*.json: results of
+# another plan would join this run's.
+if compgen -G "$out/runs/*.json" > /dev/null; then
+  die "invalid --out '$out': it holds an interrupted run's results (runs/*.json); remove that run or choose another --out"
+fi
 
 # The code measured is the code at the start.
 commit="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"

@@ -230,6 +230,13 @@ class ScriptsIT {
         Run profile = run("scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--out",
                 WORK.resolve("a-file.txt").toString());
         assertTrue(profile.err.contains("invalid --out") && profile.err.contains("not a directory"), profile.err);
+        // An interrupted run's results would be merged with the next run's: refused, and left as they are.
+        Path interrupted = Files.createDirectories(WORK.resolve("interrupted/runs"));
+        Files.writeString(interrupted.resolve("06-small-raw.json"), "[]");
+        Run again = run("scripts/bench.sh", "--preset", "smoke", "--out", interrupted.getParent().toString());
+        assertEquals(2, again.status, again.err);
+        assertTrue(again.err.contains("interrupted run's results"), again.err);
+        assertEquals("[]", Files.readString(interrupted.resolve("06-small-raw.json")));
     }
 
     @Test
