@@ -4,14 +4,9 @@ import ai.rapids.cudf.DType;
 import ai.rapids.cudf.HostColumnVector;
 import com.nvidia.spark.rapids.jni.kudo.KudoSerializer;
 import com.nvidia.spark.rapids.jni.kudo.KudoTableHeader;
-import dev.sluice.core.serde.Counting;
-import dev.sluice.core.serde.Payload;
 import dev.sluice.core.serde.ShuffleCodec;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.WritableByteChannel;
-import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * One partition's rows of one GPU batch, as spark-rapids' kudo serializer writes them ({@code KudoSerializerInstance}
@@ -21,25 +16,13 @@ import org.apache.arrow.memory.BufferAllocator;
  * (validity from the byte holding the first row's bit, string offsets not rebased) and leaves the fix-up to the
  * reader's merge. The host columns belong to the batch's {@link HostPartitions}, which outlives the writer.
  */
-public final class KudoPayload implements Payload {
+public final class KudoPayload extends HostTablePayload {
     private final KudoSerializer kudo;
-    private final HostColumnVector[] columns;
-    private final int rowOffset;
-    private final int rows;
-    private final long serializedBytes;
-    private final ShuffleCodec codec;
 
     KudoPayload(KudoSerializer kudo, HostColumnVector[] columns, int rowOffset, int rows, ShuffleCodec codec) {
-        if (rows < 1) {
-            // kudo refuses numRows 0 (spark-rapids writes a row-count-only record for a batch without columns).
-            throw new IllegalArgumentException("a record holds at least one row, not " + rows);
-        }
+        // kudo refuses numRows 0 (spark-rapids writes a row-count-only record for a batch without columns).
+        super(columns, rowOffset, recordRows(rows), codec, serializedSize(columns, rowOffset, rows));
         this.kudo = kudo;
-        this.columns = columns;
-        this.rowOffset = rowOffset;
-        this.rows = rows;
-        this.codec = codec;
-        this.serializedBytes = serializedSize(columns, rowOffset, rows);
     }
 
     /**
@@ -74,41 +57,17 @@ public final class KudoPayload implements Payload {
     }
 
     @Override
-    public long rows() {
-        return rows;
-    }
-
-    /** The serialized size: what the record's rows take in kudo's format, header included. */
-    @Override
-    public long inputBytes() {
-        return serializedBytes;
-    }
-
-    @Override
-    public long serializedBound() {
-        return codec.pieceBound(serializedBytes);
-    }
-
-    @Override
-    public long writeTo(WritableByteChannel out, BufferAllocator scratch) throws IOException {
-        Counting counted = new Counting(out);
-        // The piece is closed on failure too: zstd's holds a native context.
-        try (ShuffleCodec.Piece piece = codec.open(counted)) {
-            // A plain OutputStream, as upstream's serialization stream hands kudo: kudo wraps it in a DataOutputStream
-            // over a BufferedOutputStream (8 KiB), copies the buffers through a 1 KiB array, and flushes at the end.
-            OutputStream stream = Channels.newOutputStream(piece);
-            try {
-                kudo.writeToStreamWithMetrics(columns, stream, rowOffset, rows);
-            } catch (RuntimeException e) {
-                // kudo wraps every failure, the channel's included, in a RuntimeException: a write failure goes back
-                // as one.
-                if (e.getCause() instanceof IOException) {
-                    throw (IOException) e.getCause();
-                }
-                throw e;
+    void serialize(OutputStream out) throws IOException {
+        // A plain OutputStream, as upstream's serialization stream hands kudo: kudo wraps it in a DataOutputStream
+        // over a BufferedOutputStream (8 KiB), copies the buffers through a 1 KiB array, and flushes at the end.
+        try {
+            kudo.writeToStreamWithMetrics(columns, out, rowOffset, rows);
+        } catch (RuntimeException e) {
+            // kudo wraps every failure, the channel's included, in a RuntimeException: a write failure goes back as one.
+            if (e.getCause() instanceof IOException) {
+                throw (IOException) e.getCause();
             }
-            piece.finish();
+            throw e;
         }
-        return counted.bytes();
     }
 }
