@@ -51,15 +51,19 @@ public final class BenchPlan {
         final String warmUp;
         /** The devices every configuration runs on ({@link StorageState#device}). */
         final List<String> devices;
+        /** How a size's strategies are measured: {@value #ROUNDS}, {@value #FORKS} or {@value #OFF}. */
+        final String paired;
+        /** The time budget of adaptive stopping in seconds, or 0 for none (a fixed count of rounds). */
+        final long budget;
 
         Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
-               List<String> strategies, String warmUp) {
+               List<String> strategies, String warmUp, String paired, long budget) {
             this(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp,
-                    List.of(DeviceSpec.NATIVE));
+                    List.of(DeviceSpec.NATIVE), paired, budget);
         }
 
         Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
-               List<String> strategies, String warmUp, List<String> devices) {
+               List<String> strategies, String warmUp, List<String> devices, String paired, long budget) {
             this.sizes = sizes;
             this.scale = scale;
             this.tasks = tasks;
@@ -69,11 +73,31 @@ public final class BenchPlan {
             this.strategies = strategies;
             this.warmUp = warmUp;
             this.devices = devices;
+            this.paired = paired;
+            this.budget = budget;
         }
     }
 
+    /** Paired designs: the strategies of a size take turns wave by wave in one fork, or fork by fork; or unpaired. */
+    static final String ROUNDS = "rounds";
+    static final String FORKS = "forks";
+    static final String OFF = "off";
+    /** The seed preset's time budget: the whole preset, paired and stopped adaptively, in 30 minutes here. */
+    static final long SEED_BUDGET = 30 * 60;
+    /**
+     * Rounds of a paired configuration's first chunk under a budget (the report tools' StoppingRule adds the rest):
+     * two pairs give an interval, three a first estimate of the spread.
+     */
+    public static final int FIRST_ROUNDS = 3;
+
     /** The seed preset's strategies, the baseline first: the order the reports list strategies in. */
     public static final List<String> STRATEGIES = List.of("per-batch", "buffered", "async", "async:skipMerge=true");
+    /**
+     * The paired presets' strategies: the seed's and {@code ideal}, the pipeline's limit, so that every strategy's
+     * ratio to the limit is measured in the same rounds as its ratio to per-batch.
+     */
+    public static final List<String> PAIRED_STRATEGIES = List.of("per-batch", "buffered", "async",
+            "async:skipMerge=true", "ideal");
     static final String SEED_SIZES = "small,medium,large,xlarge,xxlarge";
     /**
      * The tuning preset's ablation (docs/tuning.md): the reference, per-batch, buffered at upstream's defaults, buffered
@@ -131,20 +155,26 @@ public final class BenchPlan {
         String perProcessor = null; // one task per processor, resolved on the machine the plan is made on
         Map<String, Preset> presets = new LinkedHashMap<>();
         String quarter = InputState.QUARTER;
-        presets.put("smoke", new Preset(List.of("tiny"), "1", "1", 0, 1, false, STRATEGIES, quarter));
-        presets.put("quick", new Preset(List.of("small"), SeedScale.NAME, perProcessor, 1, 3, true, STRATEGIES, quarter));
-        presets.put("seed", new Preset(Arrays.asList(SEED_SIZES.split(",")), SeedScale.NAME, perProcessor, 1, 5, true,
-                STRATEGIES, quarter));
+        // Paired presets interleave a size's strategies wave by wave (PairedWaveBenchmark: docs/results.md measured
+        // that design against alternating forks); seed adds rounds until every interval is within 5% or its share of
+        // 30 minutes is spent.
+        presets.put("smoke", new Preset(List.of("tiny"), "1", "1", 0, 2, false, PAIRED_STRATEGIES, quarter, ROUNDS,
+                0));
+        presets.put("quick", new Preset(List.of("small"), SeedScale.NAME, perProcessor, 1, 3, true, PAIRED_STRATEGIES,
+                quarter, ROUNDS, 0));
+        presets.put("seed", new Preset(Arrays.asList(SEED_SIZES.split(",")), SeedScale.NAME, perProcessor, 1,
+                FIRST_ROUNDS, true, PAIRED_STRATEGIES, quarter, ROUNDS, SEED_BUDGET));
         // The seed's batch bytes at scale 1 (small: one 400 MB batch per task, the shape the faithful buffered was
         // profiled at), so that ideal's memory (every record of every task at once) fits this machine at xxlarge.
-        // Full warm-up waves, so that a pool is in its steady state.
+        // Full warm-up waves, so that a pool is in its steady state; unpaired, as a pool must stay warm from wave to
+        // wave, which a paired fork's one-wave executors do not give.
         presets.put("tuning", new Preset(List.of("small", "xxlarge"), "1", perProcessor, 1, 5, false, TUNING,
-                InputState.FULL));
+                InputState.FULL, OFF, 0));
         // The crossover map (docs/balance.md): small, large and xxlarge over three write bandwidths per slot and two
         // dirty caches per slot on emulated devices, and native storage, at a 20th of the data with the dirty caches
-        // scaled alike.
+        // scaled alike. Unpaired, as the map in docs/balance.md was measured.
         presets.put("balance", new Preset(List.of("small", "large", "xxlarge"), BALANCE_SCALE, perProcessor, 1, 3,
-                false, BALANCE, quarter, balanceDevices()));
+                false, BALANCE, quarter, balanceDevices(), OFF, 0));
         return presets;
     }
 
@@ -206,8 +236,25 @@ public final class BenchPlan {
                 : machine.processors > MAX_TASKS ? "one per processor, at most " + MAX_TASKS + ": this machine has "
                         + machine.processors + " processors"
                 : "one per processor: this machine has " + count(machine.processors, "processor", "processors");
+        String paired = options.getOrDefault("paired", preset.paired);
+        if (!List.of(ROUNDS, FORKS, OFF).contains(paired)) {
+            throw new InvalidParameterException("--paired", paired, ROUNDS + " (a size's strategies take turns wave by "
+                    + "wave in one fork), " + FORKS + " (fork by fork) or " + OFF);
+        }
+        long budget = options.containsKey("budget") ? budget(options.get("budget")) : preset.budget;
+        if (budget > 0 && paired.equals(OFF)) {
+            throw new InvalidParameterException("--budget", options.getOrDefault("budget", String.valueOf(budget)),
+                    "none with --paired off: a budget stops paired configurations once their intervals are narrow "
+                    + "enough, which unpaired ones have not");
+        }
+        if (!paired.equals(OFF) && strategies.size() < 2) {
+            throw new InvalidParameterException("--strategies", String.join(",", strategies), "two strategies or "
+                    + "more to pair, the baseline first, or --paired off");
+        }
         int warmups = count("--warmups", options.getOrDefault("warmups", String.valueOf(preset.warmups)), 0);
-        int iterations = count("--iterations", options.getOrDefault("iterations", String.valueOf(preset.iterations)), 1);
+        // Paired under a budget, the iterations are the first chunk's rounds: two at least, for an interval.
+        int iterations = count("--iterations", options.getOrDefault("iterations", String.valueOf(preset.iterations)),
+                budget > 0 ? 2 : 1);
         String warmUp = options.getOrDefault("warmup-records", preset.warmUp);
         if (!warmUp.equals(InputState.QUARTER) && !warmUp.equals(InputState.FULL)) {
             throw new InvalidParameterException("--warmup-records", warmUp, InputState.QUARTER + " or "
@@ -237,20 +284,36 @@ public final class BenchPlan {
                 count(warmups, "warm-up wave", "warm-up waves"),
                 warmups == 0 ? "" : warmUp.equals(InputState.FULL) ? " of the full records"
                         : " of a quarter of every record", from(options, "warmups"),
-                count(iterations, "measured wave", "measured waves"), from(options, "iterations"),
+                paired.equals(OFF) ? count(iterations, "measured wave", "measured waves")
+                        : count(iterations, "measured round", "measured rounds") + (budget > 0 ? " in the first chunk"
+                        : ""), from(options, "iterations"),
                 devices.size() == 1 ? "device" : "devices", String.join(",", devices),
                 options.containsKey("device") ? "given" : preset.devices.size() > 1 ? "the preset's" : "the default");
+        out.printf(Locale.ROOT, "# paired %s (%s): %s%n", paired, from(options, "paired"), paired.equals(OFF)
+                ? "each strategy in forks of its own, one after the other"
+                : (paired.equals(ROUNDS) ? "a size's strategies take turns wave by wave in one fork (PairedWaveBenchmark), "
+                        + "each ratio taken between waves of the same round"
+                        : "a size's strategies in alternating forks, each ratio taken between waves of the same "
+                        + "iteration")
+                + (budget > 0 ? String.format(Locale.ROOT, "; chunks of rounds added until every 99%% interval is "
+                        + "within 5%% of its ratio or the configuration's share of the %d s budget (%s) is spent",
+                        budget, from(options, "budget")) : "; no budget: the rounds above, once"));
+        out.printf(Locale.ROOT, "#%% paired=%s budget=%s%n", paired, budget > 0 ? String.valueOf(budget) : "none");
         long memoryLimit = machine.memoryTotal;
+        // What is not paired (the machine's spread, the raw write) gets the iterations, or under a budget, where they
+        // are a first chunk's rounds, five at least.
+        int single = budget > 0 ? Math.max(5, iterations) : iterations;
         if (preset.noiseFloor) {
             // The same iterations of a constant job: the error no configuration can be expected to beat here.
-            out.println("noise-floor|" + 400 * (warmups + iterations) + "|NoiseFloorBenchmark -p tasks=" + tasks
-                    + " -wi " + warmups + " -i " + iterations + " -f 1 -foe true");
+            out.println("noise-floor|" + 400 * (warmups + single) + "|NoiseFloorBenchmark -p tasks=" + tasks
+                    + " -wi " + warmups + " -i " + single + " -f 1 -foe true");
         }
         for (String device : devices) {
             for (String size : sizes) {
                 List<String> common = new ArrayList<>(List.of("-p", "size=" + size, "-p", "scale=" + scale, "-p",
-                        "tasks=" + tasks, "-p", "codec=" + codec, "-wi", String.valueOf(warmups), "-i",
-                        String.valueOf(iterations), "-f", "1", "-foe", "true"));
+                        "tasks=" + tasks, "-p", "codec=" + codec, "-f", "1", "-foe", "true"));
+                List<String> waves = List.of("-wi", String.valueOf(warmups), "-i", String.valueOf(paired.equals(OFF)
+                        ? iterations : single));
                 String at = "";
                 if (!DeviceSpec.NATIVE.equals(device)) {
                     common.addAll(List.of("-p", "device=" + device));
@@ -265,9 +328,8 @@ public final class BenchPlan {
                 }
                 long weight = DataSize.parse("size", size).bytes() / 1_000_000 * (warmups + iterations);
                 String first = null;
+                List<String> limits = new ArrayList<>();
                 for (String strategy : strategies) {
-                    List<String> jmh = new ArrayList<>(List.of("ShuffleWriteBenchmark", "-p", "strategy=" + strategy));
-                    jmh.addAll(common);
                     StrategySpec spec = StrategySpec.parse("--strategies", strategy);
                     WriterConfig unlimited = probe(codec, WriterConfig.UNLIMITED);
                     if (spec.problem(unlimited) != null || !spec.warnings(unlimited).isEmpty()) {
@@ -275,21 +337,66 @@ public final class BenchPlan {
                         // executor may use the machine's memory, read in the fork, so that the result's parameter says
                         // "machine" on every machine. Any other problem is refused here, not in the fork.
                         spec.check("--strategies", probe(codec, memoryLimit));
-                        jmh.addAll(List.of("-p", "memoryLimit=" + MemoryLimit.MACHINE));
+                        limits.add(MemoryLimit.MACHINE);
+                    } else {
+                        limits.add("none");
                     }
-                    String name = size + at + "-" + strategy.replaceAll("[:=]", "_");
-                    first = first == null ? name : first;
-                    out.println(name + "|" + weight + "|" + String.join(" ", jmh));
+                }
+                if (!paired.equals(OFF)) {
+                    // One line for the size: the first chunk's PairedWaveBenchmark run, one warm-up wave of each
+                    // strategy per warm-up and one wave of each per round; bench.sh asks the report tools for the rest.
+                    int k = strategies.size();
+                    List<String> jmh = new ArrayList<>(List.of("PairedWaveBenchmark", "-p", "strategies="
+                            + String.join(WriterSettings.LIST, strategies)));
+                    if (limits.contains(MemoryLimit.MACHINE)) {
+                        jmh.addAll(List.of("-p", "memoryLimit=" + String.join(WriterSettings.LIST, limits)));
+                    }
+                    jmh.addAll(common);
+                    jmh.addAll(List.of("-wi", String.valueOf(warmups * k), "-i", String.valueOf(iterations * k)));
+                    first = size + at;
+                    out.println(first + "|" + weight * k + "|" + String.join(" ", jmh));
+                } else {
+                    for (int i = 0; i < strategies.size(); i++) {
+                        String strategy = strategies.get(i);
+                        List<String> jmh = new ArrayList<>(List.of("ShuffleWriteBenchmark", "-p", "strategy="
+                                + strategy));
+                        jmh.addAll(common);
+                        jmh.addAll(waves);
+                        if (limits.get(i).equals(MemoryLimit.MACHINE)) {
+                            jmh.addAll(List.of("-p", "memoryLimit=" + MemoryLimit.MACHINE));
+                        }
+                        String name = size + at + "-" + strategy.replaceAll("[:=]", "_");
+                        first = first == null ? name : first;
+                        out.println(name + "|" + weight + "|" + String.join(" ", jmh));
+                    }
                 }
                 // The raw write of as many bytes as the first strategy's data files held: scripts/bench.sh puts that
                 // run's wave.dataBytesPerTask in place of the @ reference.
                 List<String> raw = new ArrayList<>(List.of("RawWriteBenchmark", "-p", "fileBytes="
                         + "@wave.dataBytesPerTask:" + first));
                 raw.addAll(common);
+                raw.addAll(waves);
                 out.println(size + at + "-raw|" + weight / 4 + "|" + String.join(" ", raw));
             }
         }
         return 0;
+    }
+
+    /** A time budget: {@code none}, or seconds with an optional unit ({@code 1800}, {@code 1800s}, {@code 30m}, {@code 1h}). */
+    static long budget(String text) {
+        if (text.equals("none")) {
+            return 0;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)([smh]?)").matcher(text);
+        if (m.matches()) {
+            long v = Long.parseLong(m.group(1));
+            long seconds = m.group(2).equals("h") ? v * 3600 : m.group(2).equals("m") ? v * 60 : v;
+            if (seconds > 0) {
+                return seconds;
+            }
+        }
+        throw new InvalidParameterException("--budget", text, "none, or a time > 0 in seconds, minutes or hours "
+                + "(examples: 1800, 1800s, 30m, 1h)");
     }
 
     /** Where an option's value came from: given on the command line, else the preset's. */

@@ -5,10 +5,7 @@ import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.Wave;
 import dev.sluice.core.run.WaveResult;
-import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.WriterConfig;
 import java.io.IOException;
-import java.nio.file.Path;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -18,18 +15,15 @@ import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
 /**
- * The strategy's executor for the trial, its counted storage in a fresh directory, and the wave's task threads.
- * ({@link IterationState} verifies every wave's outputs.)
+ * The strategy's executor for the whole trial, its counted storage in a fresh directory, and the wave's task threads;
+ * the inputs are made once the strategy was checked. ({@link IterationState} verifies every wave's outputs.)
  */
 @State(Scope.Benchmark)
 public class ExecutorState {
     /** Map outputs and scratch files go under this directory (a fresh subdirectory per trial). */
     public static final String DIR_PROPERTY = TrialDirectory.DIR_PROPERTY;
 
-    private Path dir;
-    private WriterConfig config;
-    private CountedStorage storage;
-    private ShuffleExecutor executor;
+    private StrategyTrial trial;
     private Wave wave;
     private InputState inputs;
     private DirtyPages dirty;
@@ -42,11 +36,11 @@ public class ExecutorState {
         this.inputs = inputs;
         this.dirty = gate.dirty();
         this.device = storageState.emulated();
-        dir = storageState.newTrialDirectory("sluice-jmh-");
+        trial = writers.trial();
         try {
-            config = writers.config(dir);
-            storage = new CountedStorage();
-            executor = writers.spec().createExecutor(config, storage, inputs.allocator());
+            inputs.prepare();
+            trial.open(storageState);
+            trial.startExecutor(inputs.allocator());
             wave = new Wave(inputs.input().size());
         } catch (Exception | Error e) {
             // JMH runs no teardown after a failed setup.
@@ -67,11 +61,15 @@ public class ExecutorState {
 
     /** One wave of every task at once (of the warm-up copies in a warm-up iteration); the caller owns the result. */
     public WaveResult runWave() throws Exception {
-        return wave.run(executor, warmingUp ? inputs.warmUp() : inputs.input(), config.codec, storage, dirty);
+        return trial.runWave(wave, warmingUp ? inputs.warmUp() : inputs.input(), dirty);
     }
 
     public CountedStorage storage() {
-        return storage;
+        return trial.storage();
+    }
+
+    StrategyTrial trial() {
+        return trial;
     }
 
     /** The trial's emulated device, or null on native storage. */
@@ -86,12 +84,8 @@ public class ExecutorState {
                 wave.close();
             }
         } finally {
-            try {
-                if (executor != null) {
-                    executor.close();
-                }
-            } finally {
-                TrialDirectory.remove(dir);
+            if (trial != null) {
+                trial.close();
             }
         }
     }

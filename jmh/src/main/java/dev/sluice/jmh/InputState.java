@@ -15,8 +15,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Every task's input of the wave, generated and partitioned once per trial, outside any measurement, after the
- * writer settings were checked (a configuration that does not fit is refused before this); and what warm-up waves
+ * Every task's input of the wave, generated and partitioned once per trial, outside any measurement, when the state
+ * that checked the trial's strategies asks for it ({@link #prepare}: a configuration that does not fit is refused
+ * before any input is made); and what warm-up waves
  * write: by default a copy with every record cut to its first {@value #WARM_UP_DIVISOR}th, the same code over the same
  * partitions and records for a fraction of the time a full wave takes; with {@code warmUp=full}, the input itself, so
  * that what a strategy keeps from wave to wave (a buffer pool) reaches the state the measured waves find. Owns the
@@ -34,17 +35,25 @@ public class InputState {
     public String warmUp;
 
     private BufferAllocator allocator;
+    private Workload workload;
     private WaveInput input;
     /** The quarter copy; null when warm-up waves write the input itself. */
     private WaveInput warmUpCopy;
 
     @Setup(Level.Trial)
-    public void make(WorkloadState workloadState, WriterState checked) {
+    public void open(WorkloadState workloadState) {
         if (!QUARTER.equals(warmUp) && !FULL.equals(warmUp)) {
             throw new InvalidParameterException("warmUp", warmUp, QUARTER + " or " + FULL);
         }
-        Workload workload = workloadState.workload();
+        workload = workloadState.workload();
         allocator = new RootAllocator();
+    }
+
+    /** Makes every task's input and the warm-up copy, once; called once the trial's strategies were checked. */
+    void prepare() {
+        if (input != null) {
+            return;
+        }
         long start = System.nanoTime();
         input = WaveInput.prepare(workload.inputSpec(), workload.tasks, workload.partitioning, workload.partitions,
                 0, allocator, (task, bytes) -> {});

@@ -4,6 +4,8 @@ import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.io.IoSnapshot;
 import dev.sluice.core.io.ProcSelfIo;
 import dev.sluice.core.run.DirtyPages;
+import dev.sluice.core.run.ReduceRead;
+import dev.sluice.core.run.WaveResult;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -33,10 +35,17 @@ final class IterationRecord {
     final DirtyPages.Settled gate;
     /** The trial's emulated device, or null on native storage. */
     final EmulatedDevice device;
+    /**
+     * For {@link PairedWaveBenchmark}: which of the trial's strategies wrote the wave (its index in their list) and in
+     * which round; -1 for a benchmark of one strategy.
+     */
+    final int strategyIndex;
+    final int round;
 
     IterationRecord(int tasks, long inputBytes, int batches, long dataBytes, long waveNanos, long sumTaskNanos,
                     long slowestTaskNanos, long readNanos, IoSnapshot io, Optional<ProcSelfIo> proc,
-                    long peakBufferedBytes, long peakDirtyBytes, DirtyPages.Settled gate, EmulatedDevice device) {
+                    long peakBufferedBytes, long peakDirtyBytes, DirtyPages.Settled gate, EmulatedDevice device,
+                    int strategyIndex, int round) {
         this.tasks = tasks;
         this.inputBytes = inputBytes;
         this.batches = batches;
@@ -51,6 +60,22 @@ final class IterationRecord {
         this.peakDirtyBytes = peakDirtyBytes;
         this.gate = gate;
         this.device = device;
+        this.strategyIndex = strategyIndex;
+        this.round = round;
+    }
+
+    /** A measured wave of one strategy, the reduce side's read after it, and what the gate did before it. */
+    static IterationRecord of(WaveResult wave, ReduceRead.Result read, DirtyPages.Settled gate, EmulatedDevice device) {
+        return paired(wave, read, gate, device, -1, -1);
+    }
+
+    /** The same for a wave of strategy {@code strategyIndex} of a paired trial, in {@code round}. */
+    static IterationRecord paired(WaveResult wave, ReduceRead.Result read, DirtyPages.Settled gate,
+                                  EmulatedDevice device, int strategyIndex, int round) {
+        return new IterationRecord(wave.tasks.size(), wave.tasks.get(0).input.bytes, wave.tasks.get(0).input.batches,
+                wave.outputs().stream().mapToLong(o -> o.totalBytes()).sum(), wave.wallNanos, wave.sumTaskNanos(),
+                wave.slowestTaskNanos(), read.nanos, wave.io, wave.proc, wave.peakBufferedBytes(),
+                wave.peakDirtyBytes, gate, device, strategyIndex, round);
     }
 
     static void publish(IterationRecord record) {

@@ -32,9 +32,13 @@ import org.openjdk.jmh.results.ScalarResult;
  * per task and per MiB committed ({@code proc.<name>PerMiB}). The page cache: {@code dirty.peakBytes} (the highest
  * Dirty during the wave), {@code gate.dirtyBytesBefore} (Dirty + Writeback when the iteration's setup began),
  * {@code gate.dirtyBytesAtStart} (when the wave started, after the flush), {@code gate.waitMillis},
- * {@code gate.unsettled} (1 where the bounded wait ran out).
+ * {@code gate.unsettled} (1 where the bounded wait ran out). A {@link PairedWaveBenchmark} wave also has
+ * {@code pair.strategy} (the index of its strategy in the trial's list) and {@code pair.round}.
  */
 public final class ShuffleIoProfiler implements InternalProfiler {
+    /** A paired wave's strategy, as its index in the trial's {@code strategies}, and its round. */
+    public static final String PAIR_STRATEGY = "pair.strategy";
+    public static final String PAIR_ROUND = "pair.round";
 
     @Override
     public String getDescription() {
@@ -106,6 +110,11 @@ public final class ShuffleIoProfiler implements InternalProfiler {
             out.add(avg("device.dirtyMB", r.device.figures().dirtyBytes / 1e6, "MB"));
             out.add(avg("device.iops", r.device.figures().iops, "ops/s"));
             out.add(avg("device.rawWriteMBps", r.device.rawWriteMBps(), "MB/s"));
+        }
+        if (r.strategyIndex >= 0) {
+            // Which strategy of a paired trial wrote this wave, and in which round: what pairs the waves up.
+            out.add(avg(PAIR_STRATEGY, r.strategyIndex, "index"));
+            out.add(avg(PAIR_ROUND, r.round, "round"));
         }
         if (r.gate != null) {
             out.add(avg("gate.dirtyBytesBefore", r.gate.before, "B"));

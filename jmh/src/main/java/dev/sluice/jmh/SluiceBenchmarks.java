@@ -24,10 +24,19 @@ public final class SluiceBenchmarks {
 
     /** The heap and direct memory the forks need for the strategies and task counts on the command line. */
     private static ForkMemory forkMemory(CommandLineOptions cmd) {
-        return ForkMemory.of(param(cmd, "strategy", List.of("per-batch", "buffered", "async")),
-                param(cmd, "tasks", List.of(Workload.DEFAULT_TASKS)),
+        // A paired trial's strategies run one at a time, so its fork needs what the largest of them needs.
+        List<String> strategies = new ArrayList<>(param(cmd, "strategy", List.of("per-batch", "buffered", "async")));
+        strategies.addAll(listed(param(cmd, "strategies", List.of())));
+        return ForkMemory.of(strategies, param(cmd, "tasks", List.of(Workload.DEFAULT_TASKS)),
                 param(cmd, "partitions", List.of(Workload.DEFAULT_PARTITIONS)),
-                param(cmd, "memoryLimit", List.of("none")));
+                listed(param(cmd, "memoryLimit", List.of("none"))));
+    }
+
+    /** Every value of a parameter whose values may be lists ({@code a+b}), one by one. */
+    private static List<String> listed(Collection<String> values) {
+        List<String> out = new ArrayList<>();
+        values.forEach(v -> out.addAll(WriterSettings.split(v)));
+        return out;
     }
 
     private static Collection<String> param(CommandLineOptions cmd, String name, Collection<String> otherwise) {

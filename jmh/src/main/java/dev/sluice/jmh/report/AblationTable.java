@@ -21,7 +21,7 @@ final class AblationTable {
     static void print(List<JmhResults.Row> rows, PrintStream out) {
         TreeSet<String> groups = new TreeSet<>();
         for (JmhResults.Row r : rows) {
-            if (r.benchmarkClass().equals("ShuffleWriteBenchmark")) {
+            if (r.isWave()) {
                 groups.add(r.param("codec") + "|" + ResultsTable.sizeOrder(r.param("size")) + "|" + r.param("size"));
             }
         }
@@ -38,7 +38,7 @@ final class AblationTable {
                 }
                 if (r.benchmarkClass().equals("RawWriteBenchmark")) {
                     raw = r;
-                } else if (r.benchmarkClass().equals("ShuffleWriteBenchmark")) {
+                } else if (r.isWave()) {
                     writes.add(r);
                     ideal = r.param("strategy").equals("ideal") ? r : ideal;
                 }

@@ -111,7 +111,7 @@ public final class BalanceMap {
         List<String> sizes = new ArrayList<>();
         List<String> strategies = new ArrayList<>();
         for (JmhResults.Row row : rows) {
-            if (!row.benchmarkClass().equals("ShuffleWriteBenchmark")) {
+            if (!row.isWave()) {
                 continue;
             }
             String size = row.param("size");

@@ -73,6 +73,20 @@ public final class JmhResults {
             return v == null ? OptionalDouble.empty() : OptionalDouble.of(v);
         }
 
+        /**
+         * Whether the row is a wave of one strategy: a ShuffleWriteBenchmark result, or one strategy's waves of a
+         * paired run (PairedWaveBenchmark, split by strategy: {@link PairedRun#rows}).
+         */
+        public boolean isWave() {
+            return benchmarkClass().equals("ShuffleWriteBenchmark")
+                    || benchmarkClass().equals("PairedWaveBenchmark") && !param("strategy").isEmpty();
+        }
+
+        /** The paired design the row's waves were measured in ({@code rounds}, {@code forks}), or empty. */
+        public String pairing() {
+            return param(PairedRun.PAIRING);
+        }
+
         /** The simple name of the benchmark class. */
         public String benchmarkClass() {
             String[] parts = benchmark.split("\\.");

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The report tools behind {@code scripts/}: {@code report}, {@code compare}, {@code merge}, {@code env}, {@code table},
- * {@code metric}, {@code shares}.
+ * The report tools behind {@code scripts/}: {@code report}, {@code compare}, {@code merge}, {@code results},
+ * {@code paired-next}, {@code env}, {@code table}, {@code metric}, {@code metric-of}, {@code shares}, {@code coverage}.
  * Exit status: 0 done, 1 a comparison found a slowdown (compare) or the tool failed, 2 bad arguments.
  */
 public final class ReportTools {
@@ -44,7 +44,8 @@ public final class ReportTools {
 
     static int run(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new UsageException("usage: ReportTools report|balance|compare|merge|env|table|ablation|metric|shares ...");
+            throw new UsageException("usage: ReportTools report|balance|compare|merge|results|paired-next|env|table|"
+                    + "ablation|metric|metric-of|shares|coverage ...");
         }
         List<String> rest = List.of(args).subList(1, args.length);
         switch (args[0]) {
@@ -101,6 +102,46 @@ public final class ReportTools {
                 MergeResults.merge(Paths.get(rest.get(0)), inputs);
                 return 0;
             }
+            case "results": {
+                // results RUN_DIR: jmh-result.json (paired configurations as one result per strategy), and
+                // comparisons.json and stops.json where the run has paired configurations
+                if (rest.size() != 1) {
+                    throw new UsageException("usage: results RUN_DIR");
+                }
+                new RunDirectory(Paths.get(rest.get(0))).writeResults();
+                return 0;
+            }
+            case "paired-next": {
+                // paired-next RUN_DIR NN-NAME rounds|forks SECONDS_LEFT|none SECONDS_SPENT: the next chunk's JMH runs
+                if (rest.size() != 5) {
+                    throw new UsageException("usage: paired-next RUN_DIR NN-NAME rounds|forks SECONDS_LEFT|none "
+                            + "SECONDS_SPENT");
+                }
+                String design = rest.get(2);
+                if (!design.equals(PairedRun.ROUNDS) && !design.equals(PairedRun.FORKS)) {
+                    throw new UsageException("invalid design '" + design + "': allowed is " + PairedRun.ROUNDS + " or "
+                            + PairedRun.FORKS);
+                }
+                double left = rest.get(3).equals("none") ? Double.POSITIVE_INFINITY : Double.parseDouble(rest.get(3));
+                NextChunk.next(new RunDirectory(Paths.get(rest.get(0))), rest.get(1), design, left,
+                        Double.parseDouble(rest.get(4)), new StoppingRule(), System.out);
+                return 0;
+            }
+            case "metric-of": {
+                // metric-of RUN_DIR NAME KEY: a configuration's secondary result, rounded (bench.sh's @KEY:NAME)
+                if (rest.size() != 3) {
+                    throw new UsageException("usage: metric-of RUN_DIR NAME KEY");
+                }
+                System.out.println(Math.round(new RunDirectory(Paths.get(rest.get(0))).metric(rest.get(1),
+                        rest.get(2))));
+                return 0;
+            }
+            case "coverage": {
+                // coverage [EXPERIMENTS]: how often t on the logarithms and the percentile bootstrap cover a known ratio
+                int experiments = rest.isEmpty() ? 2000 : Integer.parseInt(rest.get(0));
+                Coverage.print(experiments, System.out);
+                return 0;
+            }
             case "env": {
                 // env OUT.json BENCHMARK_DIR JDK_DESCRIPTION GIT_COMMIT [RESULT.json: the devices its runs used]
                 if (rest.size() != 4 && rest.size() != 5) {
@@ -149,8 +190,8 @@ public final class ReportTools {
                 return 0;
             }
             default:
-                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, balance, compare, merge, env, "
-                        + "table, ablation, metric or shares");
+                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, balance, compare, merge, "
+                        + "results, paired-next, env, table, ablation, metric, metric-of, shares or coverage");
         }
     }
 

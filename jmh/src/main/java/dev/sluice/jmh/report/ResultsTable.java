@@ -40,7 +40,7 @@ public final class ResultsTable {
     static void print(List<JmhResults.Row> rows, PrintStream out) {
         List<JmhResults.Row> writes = new ArrayList<>();
         for (JmhResults.Row r : rows) {
-            if (r.benchmarkClass().equals("ShuffleWriteBenchmark")) {
+            if (r.isWave()) {
                 writes.add(r);
             }
         }

@@ -139,7 +139,7 @@ final class SeedReport {
     private List<JmhResults.Row> writes() {
         List<JmhResults.Row> out = new ArrayList<>();
         for (JmhResults.Row r : rows) {
-            if (r.benchmarkClass().equals("ShuffleWriteBenchmark")) {
+            if (r.isWave()) {
                 out.add(r);
             }
         }

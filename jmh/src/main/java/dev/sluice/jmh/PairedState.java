@@ -1,0 +1,164 @@
+package dev.sluice.jmh;
+
+import dev.sluice.core.InvalidParameterException;
+import dev.sluice.core.device.EmulatedDevice;
+import dev.sluice.core.run.DirtyPages;
+import dev.sluice.core.run.ReduceRead;
+import dev.sluice.core.run.Wave;
+import dev.sluice.core.run.WaveResult;
+import dev.sluice.core.run.Workload;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+/**
+ * The strategies of a {@link PairedWaveBenchmark} trial, taking turns: each iteration is one wave of one of them, a
+ * round one wave of each, so that the waves a ratio is taken between run minutes apart at most, on the same inputs,
+ * and slow drift of a shared machine cancels in the ratio. Round r starts at strategy r mod k and goes on in list
+ * order, so that no strategy always follows the same one (a fixed order A B C, A B C would give B every wave after
+ * A's writeback). Warm-up iterations go through the strategies in list order.
+ *
+ * <p>Each strategy's executor lives for its own wave only: it is started in the iteration's setup and stopped, with
+ * whatever it keeps between map tasks (ideal's and {@code pool=true}'s buffer pools), in its teardown, so that no
+ * strategy's memory is held while another one's wave runs, and the page cache every wave finds is the one a trial of
+ * that strategy alone would find. The price: a pooling strategy starts each wave with an empty pool.
+ */
+@State(Scope.Benchmark)
+public class PairedState {
+    /** The strategy specs, separated by {@value WriterSettings#LIST}; the first is the baseline of the ratios. */
+    @Param({"per-batch+buffered+async"})
+    public String strategies;
+
+    private final List<StrategyTrial> trials = new ArrayList<>();
+    private final WaveCheck check = new WaveCheck();
+    private InputState inputs;
+    private DirtyPages dirty;
+    private EmulatedDevice device;
+    private Wave wave;
+    private int warmUps;
+    private int measured;
+    /** This iteration's strategy (an index into {@link #trials}) and round; -1 for a warm-up. */
+    private int current;
+    private int round;
+    private boolean warmingUp;
+    private WaveResult result;
+
+    @Setup(Level.Trial)
+    public void start(WorkloadState workloadState, WriterSettings settings, InputState inputs, GateState gate,
+                      StorageState storageState, BenchmarkParams params) throws Exception {
+        this.inputs = inputs;
+        this.dirty = gate.dirty();
+        this.device = storageState.emulated();
+        Workload workload = workloadState.workload();
+        List<String> specs = WriterSettings.split(strategies);
+        if (specs.size() < 2 || specs.stream().anyMatch(String::isBlank)) {
+            throw new InvalidParameterException("strategies", strategies, "two or more strategy specs separated by '"
+                    + WriterSettings.LIST + "', the baseline first (example: per-batch" + WriterSettings.LIST
+                    + "buffered" + WriterSettings.LIST + "async)");
+        }
+        int k = specs.size();
+        int wi = params.getWarmup().getCount();
+        int i = params.getMeasurement().getCount();
+        if (wi % k != 0 || i % k != 0) {
+            throw new InvalidParameterException(wi % k != 0 ? "-wi" : "-i", String.valueOf(wi % k != 0 ? wi : i),
+                    "a multiple of the " + k + " strategies (each round is one wave of each: -wi " + k + " -i "
+                            + 5 * k + " gives one warm-up wave and five measured rounds)");
+        }
+        List<String> limits = settings.memoryLimits(k);
+        for (int s = 0; s < k; s++) {
+            trials.add(StrategyTrial.check("strategies", specs.get(s), limits.get(s), settings, workload));
+        }
+        try {
+            inputs.prepare();
+            for (StrategyTrial trial : trials) {
+                trial.open(storageState);
+            }
+            wave = new Wave(inputs.input().size());
+        } catch (Exception | Error e) {
+            // JMH runs no teardown after a failed setup.
+            try {
+                stop();
+            } catch (Exception | Error suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** Chooses this iteration's strategy and starts its executor. */
+    @Setup(Level.Iteration)
+    public void next(IterationParams params) {
+        int k = trials.size();
+        warmingUp = params.getType() == IterationType.WARMUP;
+        if (warmingUp) {
+            current = warmUps++ % k;
+            round = -1;
+        } else {
+            round = measured / k;
+            current = (measured % k + round) % k;
+            measured++;
+        }
+        trials.get(current).startExecutor(inputs.allocator());
+    }
+
+    /** One wave of every task at once through this iteration's strategy; kept for the iteration's teardown. */
+    WaveResult runWave() throws Exception {
+        result = trials.get(current).runWave(wave, warmingUp ? inputs.warmUp() : inputs.input(), dirty);
+        return result;
+    }
+
+    /**
+     * After the wave (outside its time): a measured wave is read, verified and recorded with its strategy and round
+     * for {@link ShuffleIoProfiler}; every wave's outputs are removed and its strategy's executor stopped.
+     */
+    @TearDown(Level.Iteration)
+    public void readVerifyAndRemove(GateState gate) throws Exception {
+        StrategyTrial trial = trials.get(current);
+        try {
+            if (result != null && !warmingUp) {
+                ReduceRead.Result read = check.readAndVerify(result, trial, inputs.allocator());
+                IterationRecord.publish(IterationRecord.paired(result, read, gate.settled(), device, current, round));
+            }
+        } finally {
+            try {
+                if (result != null) {
+                    result.delete(trial.storage());
+                }
+            } finally {
+                result = null;
+                trial.stopExecutor();
+            }
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() throws IOException {
+        IOException failure = null;
+        if (wave != null) {
+            wave.close();
+        }
+        for (StrategyTrial trial : trials) {
+            try {
+                trial.close();
+            } catch (IOException | RuntimeException e) {
+                if (failure == null) {
+                    failure = e instanceof IOException ? (IOException) e : new IOException(e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}
