@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.commons.math3.distribution.TDistribution;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -209,43 +208,9 @@ public final class BalanceMap {
      * keeps. Fewer than two waves on either side: no interval (NaN bounds), and no crossover is claimed from it.
      */
     static Cell cell(JmhResults.Row base, JmhResults.Row row) {
-        double[] b = logs(base.runs);
-        double[] r = logs(row.runs);
-        double d = mean(b) - mean(r);
-        double improvement = Math.exp(d) - 1;
-        if (b.length < 2 || r.length < 2) {
-            return new Cell(improvement, Double.NaN, Double.NaN);
-        }
-        double vb = variance(b) / b.length;
-        double vr = variance(r) / r.length;
-        double se = Math.sqrt(vb + vr);
-        if (se == 0) {
-            return new Cell(improvement, improvement, improvement);
-        }
-        double df = (vb + vr) * (vb + vr) / (vb * vb / (b.length - 1) + vr * vr / (r.length - 1));
-        double t = new TDistribution(df).inverseCumulativeProbability(1 - (1 - CONFIDENCE) / 2);
-        return new Cell(improvement, Math.exp(d - t * se) - 1, Math.exp(d + t * se) - 1);
-    }
-
-    private static double[] logs(List<Double> runs) {
-        return runs.stream().mapToDouble(Math::log).toArray();
-    }
-
-    private static double mean(double[] v) {
-        double sum = 0;
-        for (double x : v) {
-            sum += x;
-        }
-        return sum / v.length;
-    }
-
-    private static double variance(double[] v) {
-        double m = mean(v);
-        double sum = 0;
-        for (double x : v) {
-            sum += (x - m) * (x - m);
-        }
-        return sum / (v.length - 1);
+        // The strategy's time over per-batch's, inverted: per-batch's over the strategy's.
+        WelchRatio r = WelchRatio.of(base.runs, row.runs, CONFIDENCE);
+        return new Cell(1 / r.ratio - 1, 1 / r.high - 1, 1 / r.low - 1);
     }
 
     /** The smallest size from which the strategy is faster at every larger size; "none" if never, "-" if unknown. */

@@ -11,10 +11,14 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Compares two JMH results benchmark by benchmark: the ratio new/base with a confidence interval built from both
- * errors (JMH's 99.9% intervals, combined conservatively: the ratio of the interval ends), and a verdict. A benchmark
- * is "slower" when the whole interval lies above 1 + threshold (for times; below 1 - threshold for throughputs), so
- * a guard in someone's CI fails only on a slowdown that is both real and large enough.
+ * Compares two JMH results benchmark by benchmark: the ratio new/base of the geometric means of their measured waves
+ * with a {@value #CONFIDENCE} interval from Welch's t on the logarithms ({@link WelchRatio}: the two runs' waves are
+ * independent), and a verdict. Where both results are paired runs (scripts/bench.sh's default) and a strategy has a
+ * paired ratio to its run's baseline in each ({@link PairedRatio}), it also gives the change of that ratio between the
+ * runs, with the same kind of interval over the two runs' pair ratios; drift of the machine between the two runs, or a
+ * different machine, cancels in it, so it decides the strategy's verdict. A benchmark is "slower" when the whole
+ * interval lies above 1 + threshold (for times; below 1 - threshold for throughputs), so a guard in someone's CI fails
+ * only on a slowdown that is both real and large enough.
  */
 final class Compare {
     enum Verdict {
@@ -29,6 +33,9 @@ final class Compare {
         }
     }
 
+    /** The confidence of every interval. */
+    static final double CONFIDENCE = PairedRatio.CONFIDENCE;
+
     static final class Line {
         final String key;
         final JmhResults.Row base;
@@ -37,8 +44,18 @@ final class Compare {
         final double low;
         final double high;
         final Verdict verdict;
+        /** The strategy's paired ratio to its run's baseline in each run, where both runs have one; else null. */
+        final PairedRatio basePaired;
+        final PairedRatio freshPaired;
+        /** The change of that ratio, new over base, with its interval; null without. */
+        final WelchRatio pairedChange;
 
         Line(String key, JmhResults.Row base, JmhResults.Row fresh, double ratio, double low, double high, Verdict verdict) {
+            this(key, base, fresh, ratio, low, high, verdict, null, null, null);
+        }
+
+        Line(String key, JmhResults.Row base, JmhResults.Row fresh, double ratio, double low, double high,
+             Verdict verdict, PairedRatio basePaired, PairedRatio freshPaired, WelchRatio pairedChange) {
             this.key = key;
             this.base = base;
             this.fresh = fresh;
@@ -46,6 +63,9 @@ final class Compare {
             this.low = low;
             this.high = high;
             this.verdict = verdict;
+            this.basePaired = basePaired;
+            this.freshPaired = freshPaired;
+            this.pairedChange = pairedChange;
         }
     }
 
@@ -64,19 +84,27 @@ final class Compare {
                 lines.add(new Line(k, null, n, Double.NaN, Double.NaN, Double.NaN, Verdict.ONLY_IN_NEW));
                 continue;
             }
-            lines.add(line(k, b, n, threshold));
+            lines.add(line(k, b, n, threshold, PairedRows.toBaseline(b, base), PairedRows.toBaseline(n, fresh)));
         }
         byKey.forEach((k, b) -> lines.add(new Line(k, b, null, Double.NaN, Double.NaN, Double.NaN, Verdict.ONLY_IN_BASE)));
         return lines;
     }
 
-    private static Line line(String key, JmhResults.Row b, JmhResults.Row n, double threshold) {
-        double ratio = n.score / b.score;
-        if (Double.isNaN(b.error) || Double.isNaN(n.error)) {
-            return new Line(key, b, n, ratio, Double.NaN, Double.NaN, Verdict.NO_ERROR_ESTIMATE);
+    private static Line line(String key, JmhResults.Row b, JmhResults.Row n, double threshold, PairedRatio basePaired,
+                             PairedRatio freshPaired) {
+        WelchRatio direct = WelchRatio.of(b.runs, n.runs, CONFIDENCE);
+        WelchRatio change = basePaired != null && freshPaired != null
+                ? WelchRatio.of(basePaired.ratios, freshPaired.ratios, CONFIDENCE) : null;
+        // Where both runs paired the strategy with the same baseline, the change of that ratio decides: it is what
+        // stays of the difference once the machine's own drift between the runs is divided out.
+        WelchRatio decides = change != null ? change : direct;
+        double ratio = decides.ratio;
+        if (!decides.hasInterval()) {
+            return new Line(key, b, n, direct.ratio, Double.NaN, Double.NaN, Verdict.NO_ERROR_ESTIMATE, basePaired,
+                    freshPaired, change);
         }
-        double low = Math.max(0, n.score - n.error) / (b.score + b.error);
-        double high = b.score - b.error <= 0 ? Double.POSITIVE_INFINITY : (n.score + n.error) / (b.score - b.error);
+        double low = decides.low;
+        double high = decides.high;
         boolean lowerIsBetter = !n.unit.startsWith("ops/");
         Verdict verdict;
         if (lowerIsBetter) {
@@ -86,7 +114,7 @@ final class Compare {
             verdict = high < 1 - threshold ? Verdict.SLOWER : high < 1 ? Verdict.SLOWER_WITHIN_THRESHOLD
                     : low > 1 ? Verdict.FASTER : Verdict.NO_DIFFERENCE;
         }
-        return new Line(key, b, n, ratio, low, high, verdict);
+        return new Line(key, b, n, direct.ratio, direct.low, direct.high, verdict, basePaired, freshPaired, change);
     }
 
     static String key(JmhResults.Row r) {
@@ -150,21 +178,35 @@ final class Compare {
 
     /** Prints the comparison; returns whether some benchmark got slower beyond the threshold. */
     static boolean print(List<Line> lines, double threshold, PrintStream out) {
-        out.printf(Locale.ROOT, "Threshold: %.1f%%. Ratio = new / base with a conservative interval from both 99.9%% errors.%n%n", threshold * 100);
-        out.println("| benchmark | base | new | ratio [interval] | verdict |");
-        out.println("|---|---|---|---|---|");
+        out.printf(Locale.ROOT, "Threshold: %.1f%%. Ratio = new / base, the geometric means of their measured waves, with "
+                + "a %.0f%% interval from Welch's t on the logarithms. Paired: each run's ratio of the strategy to its "
+                + "run's baseline (the geometric mean of its pairs, %.0f%% interval from t on the logarithms), and the "
+                + "change of that ratio from base to new with a Welch interval on the pairs' logarithms; where a "
+                + "strategy has it, it decides the verdict.%n%n", threshold * 100, 100 * CONFIDENCE, 100 * CONFIDENCE);
+        out.println("| benchmark | base | new | ratio [interval] | paired: base, new, change [interval] | verdict |");
+        out.println("|---|---|---|---|---|---|");
         boolean slower = false;
         for (Line l : lines) {
             slower |= l.verdict == Verdict.SLOWER;
-            out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", l.key, score(l.base), score(l.fresh),
+            out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", l.key, score(l.base), score(l.fresh),
                     Double.isNaN(l.ratio) ? "-" : Double.isNaN(l.low)
                             ? String.format(Locale.ROOT, "%.3f", l.ratio)
                             : String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", l.ratio, l.low, l.high),
-                    verdictText(l));
+                    paired(l), verdictText(l));
         }
         out.println();
         out.println(slower ? "Result: at least one benchmark is SLOWER beyond the threshold." : "Result: no benchmark is slower beyond the threshold.");
         return slower;
+    }
+
+    private static String paired(Line l) {
+        if (l.pairedChange == null) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%s, %s, %s", PairedRows.text(l.basePaired), PairedRows.text(l.freshPaired),
+                l.pairedChange.hasInterval() ? String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", l.pairedChange.ratio,
+                        l.pairedChange.low, l.pairedChange.high) : String.format(Locale.ROOT, "%.3f (no interval: "
+                        + "one pair)", l.pairedChange.ratio));
     }
 
     private static String verdictText(Line l) {
@@ -172,13 +214,14 @@ final class Compare {
             return l.verdict.text;
         }
         List<String> which = new ArrayList<>();
-        if (l.base.samples < 2) {
+        boolean paired = l.pairedChange != null;
+        if (paired ? l.basePaired.pairs() < 2 : l.base.samples < 2) {
             which.add("base");
         }
-        if (l.fresh.samples < 2) {
+        if (paired ? l.freshPaired.pairs() < 2 : l.fresh.samples < 2) {
             which.add("new");
         }
-        return "no error: one wave in " + String.join(" and ", which);
+        return "no error: one " + (paired ? "pair" : "wave") + " in " + String.join(" and ", which);
     }
 
     private static String score(JmhResults.Row r) {

@@ -66,6 +66,9 @@ final class Comparisons {
     /** The mapper stage's comparisons of a paired configuration: what its stopping rule looks at. */
     static List<PairedRatio> mapper(PairedRun run) {
         List<PairedRatio> out = new ArrayList<>();
+        if (run.pairs() == 0) {
+            return out;
+        }
         for (int b : baselines(run.strategies)) {
             for (int s = 0; s < run.strategies.size(); s++) {
                 if (s != b) {
