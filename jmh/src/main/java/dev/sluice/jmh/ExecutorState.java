@@ -39,8 +39,8 @@ public class ExecutorState {
         trial = writers.trial();
         try {
             inputs.prepare();
-            trial.open(storageState);
-            trial.startExecutor(inputs.allocator());
+            trial.open(storageState, inputs.allocator());
+            trial.startExecutor();
             wave = new Wave(inputs.input().size());
         } catch (Exception | Error e) {
             // JMH runs no teardown after a failed setup.

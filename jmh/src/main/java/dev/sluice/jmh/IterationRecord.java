@@ -3,6 +3,7 @@ package dev.sluice.jmh;
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.io.IoSnapshot;
 import dev.sluice.core.io.ProcSelfIo;
+import dev.sluice.core.io.ProcSelfStat;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.ReduceRead;
 import dev.sluice.core.run.WaveResult;
@@ -41,9 +42,12 @@ final class IterationRecord {
      */
     final int strategyIndex;
     final int round;
+    /** The process's CPU time and page faults over the wave, where /proc/self/stat could be read. */
+    final Optional<ProcSelfStat> cpu;
 
     IterationRecord(int tasks, long inputBytes, int batches, long dataBytes, long waveNanos, long sumTaskNanos,
                     long slowestTaskNanos, long readNanos, IoSnapshot io, Optional<ProcSelfIo> proc,
+                    Optional<ProcSelfStat> cpu,
                     long peakBufferedBytes, long peakDirtyBytes, DirtyPages.Settled gate, EmulatedDevice device,
                     int strategyIndex, int round) {
         this.tasks = tasks;
@@ -56,6 +60,7 @@ final class IterationRecord {
         this.readNanos = readNanos;
         this.io = io;
         this.proc = proc;
+        this.cpu = cpu;
         this.peakBufferedBytes = peakBufferedBytes;
         this.peakDirtyBytes = peakDirtyBytes;
         this.gate = gate;
@@ -74,7 +79,7 @@ final class IterationRecord {
                                   EmulatedDevice device, int strategyIndex, int round) {
         return new IterationRecord(wave.tasks.size(), wave.tasks.get(0).input.bytes, wave.tasks.get(0).input.batches,
                 wave.outputs().stream().mapToLong(o -> o.totalBytes()).sum(), wave.wallNanos, wave.sumTaskNanos(),
-                wave.slowestTaskNanos(), read.nanos, wave.io, wave.proc, wave.peakBufferedBytes(),
+                wave.slowestTaskNanos(), read.nanos, wave.io, wave.proc, wave.cpu, wave.peakBufferedBytes(),
                 wave.peakDirtyBytes, gate, device, strategyIndex, round);
     }
 

@@ -10,6 +10,7 @@ import dev.sluice.core.run.Workload;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -28,9 +29,13 @@ import org.openjdk.jmh.runner.IterationType;
  * A's writeback). Warm-up iterations go through the strategies in list order.
  *
  * <p>Each strategy's executor lives for its own wave only: it is started in the iteration's setup and stopped, with
- * whatever it keeps between map tasks (ideal's and {@code pool=true}'s buffer pools), in its teardown, so that no
- * strategy's memory is held while another one's wave runs, and the page cache every wave finds is the one a trial of
- * that strategy alone would find. The price: a pooling strategy starts each wave with an empty pool.
+ * whatever it keeps between map tasks, in its teardown, so that no strategy's memory is held while another one's wave
+ * runs, and the page cache every wave finds is the one a trial of that strategy alone would find. A strategy whose
+ * executor still holds memory once a wave's outputs are gone (a buffer pool: {@code ideal}, {@code pool=true}), as its
+ * warm-up wave shows, would then start every wave with an empty pool, which a trial of it alone does once: so each of
+ * its measured waves follows an unmeasured wave of the full input in the same executor, outside the time, and the
+ * gate runs again after it. Before every wave the heap is collected ({@code System.gc()}, outside the time), so that
+ * no wave pays for the garbage of another strategy's.
  */
 @State(Scope.Benchmark)
 public class PairedState {
@@ -39,6 +44,8 @@ public class PairedState {
     public String strategies;
 
     private final List<StrategyTrial> trials = new ArrayList<>();
+    /** Per strategy: whether its executor held memory after a wave whose outputs were removed (a pool). */
+    private boolean[] keeps;
     private final WaveCheck check = new WaveCheck();
     private InputState inputs;
     private DirtyPages dirty;
@@ -77,10 +84,11 @@ public class PairedState {
         for (int s = 0; s < k; s++) {
             trials.add(StrategyTrial.check("strategies", specs.get(s), limits.get(s), settings, workload));
         }
+        keeps = new boolean[k];
         try {
             inputs.prepare();
             for (StrategyTrial trial : trials) {
-                trial.open(storageState);
+                trial.open(storageState, inputs.allocator());
             }
             wave = new Wave(inputs.input().size());
         } catch (Exception | Error e) {
@@ -94,9 +102,12 @@ public class PairedState {
         }
     }
 
-    /** Chooses this iteration's strategy and starts its executor. */
+    /**
+     * Chooses this iteration's strategy and starts its executor; for a strategy that keeps a pool, runs the unmeasured
+     * wave that fills it and lets the gate settle again; then collects the heap. (The gate's own setup runs first.)
+     */
     @Setup(Level.Iteration)
-    public void next(IterationParams params) {
+    public void next(IterationParams params, GateState gate) throws Exception {
         int k = trials.size();
         warmingUp = params.getType() == IterationType.WARMUP;
         if (warmingUp) {
@@ -107,7 +118,13 @@ public class PairedState {
             current = (measured % k + round) % k;
             measured++;
         }
-        trials.get(current).startExecutor(inputs.allocator());
+        StrategyTrial trial = trials.get(current);
+        trial.startExecutor();
+        if (!warmingUp && keeps[current]) {
+            trial.runWave(wave, inputs.input(), null).delete(trial.storage());
+            gate.settle();
+        }
+        System.gc();
     }
 
     /** One wave of every task at once through this iteration's strategy; kept for the iteration's teardown. */
@@ -132,6 +149,12 @@ public class PairedState {
             try {
                 if (result != null) {
                     result.delete(trial.storage());
+                    if (!keeps[current] && trial.heldBytes() > 0) {
+                        keeps[current] = true;
+                        System.out.printf(Locale.ROOT, "%nsluice paired: %s keeps %d bytes between waves: each of "
+                                + "its measured waves follows an unmeasured one that fills them%n", trial.text,
+                                trial.heldBytes());
+                    }
                 }
             } finally {
                 result = null;

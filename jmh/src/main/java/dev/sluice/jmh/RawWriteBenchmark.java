@@ -211,7 +211,7 @@ public class RawWriteBenchmark extends RunSettings {
         IterationRecord.publish(new IterationRecord(raw.tasks, raw.inputBytes, raw.batches, raw.bytes * raw.tasks, wall, sum, slowest, 0,
                 raw.storage.counters().snapshot().since(before),
                 procBefore.isPresent() && procAfter.isPresent() ? Optional.of(procAfter.get().since(procBefore.get()))
-                        : Optional.empty(), WRITE_SIZE, peakDirty, gate.settled(), raw.device, -1, -1));
+                        : Optional.empty(), Optional.empty(), WRITE_SIZE, peakDirty, gate.settled(), raw.device, -1, -1));
         return wall;
     }
 

@@ -29,7 +29,9 @@ import org.openjdk.jmh.results.ScalarResult;
  * {@code io.amplification} (bytes written / committed), {@code io.writeCallsPerMiB} (per MiB committed),
  * {@code io.meanWriteCallBytes}; {@code io.peakBufferedBytes} (the most any writer held, maximum over iterations);
  * the kernel's {@code proc.syscw}, {@code proc.wchar}, {@code proc.write_bytes}, {@code proc.cancelled_write_bytes}
- * per task and per MiB committed ({@code proc.<name>PerMiB}). The page cache: {@code dirty.peakBytes} (the highest
+ * per task and per MiB committed ({@code proc.<name>PerMiB}); the process's CPU time and page faults over the wave
+ * from {@code /proc/self/stat}: {@code cpu.userMillis}, {@code cpu.systemMillis}, {@code cpu.minorFaults},
+ * {@code cpu.majorFaults}. The page cache: {@code dirty.peakBytes} (the highest
  * Dirty during the wave), {@code gate.dirtyBytesBefore} (Dirty + Writeback when the iteration's setup began),
  * {@code gate.dirtyBytesAtStart} (when the wave started, after the flush), {@code gate.waitMillis},
  * {@code gate.unsettled} (1 where the bounded wait ran out). A {@link PairedWaveBenchmark} wave also has
@@ -104,6 +106,13 @@ public final class ShuffleIoProfiler implements InternalProfiler {
         if (r.peakDirtyBytes >= 0) {
             out.add(avg("dirty.peakBytes", r.peakDirtyBytes, "B"));
         }
+        r.cpu.ifPresent(cpu -> {
+            // The whole process over the wave: where a wave's time goes when it is not the writers' own work.
+            out.add(avg("cpu.userMillis", cpu.userNanos / 1e6, "ms"));
+            out.add(avg("cpu.systemMillis", cpu.systemNanos / 1e6, "ms"));
+            out.add(avg("cpu.minorFaults", cpu.minorFaults, "faults"));
+            out.add(avg("cpu.majorFaults", cpu.majorFaults, "faults"));
+        });
         if (r.device != null) {
             // The emulated device the wave wrote to: the limits the kernel enforced, and one copy's raw write.
             out.add(avg("device.writeMBps", r.device.figures().writeBytesPerSecond / 1e6, "MB/s"));

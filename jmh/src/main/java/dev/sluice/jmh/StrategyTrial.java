@@ -34,6 +34,8 @@ final class StrategyTrial implements AutoCloseable {
     private WriterConfig config;
     private CountedStorage storage;
     private Path dir;
+    /** What the strategy's executors allocate from: a child of the trial's, so that what one keeps can be seen. */
+    private BufferAllocator allocator;
     private ShuffleExecutor executor;
 
     private StrategyTrial(String text, StrategySpec spec, String memoryLimit, WriterConfig.Builder builder) {
@@ -75,16 +77,28 @@ final class StrategyTrial implements AutoCloseable {
         return new StrategyTrial(text, spec, memoryLimit, builder);
     }
 
-    /** Makes the strategy's directory on the trial's storage, and its counted storage. */
-    void open(StorageState trialStorage) throws IOException {
+    /**
+     * Makes the strategy's directory on the trial's storage, its counted storage, and the allocator its executors'
+     * memory comes from, a child of {@code parent}.
+     */
+    void open(StorageState trialStorage, BufferAllocator parent) throws IOException {
         dir = trialStorage.newTrialDirectory("sluice-jmh-");
         config = builder.outputDir(dir).build();
         storage = new CountedStorage();
+        allocator = parent.newChildAllocator("strategy " + text, 0, Long.MAX_VALUE);
     }
 
-    /** Starts the strategy's executor, whose memory comes from {@code allocator}. */
-    void startExecutor(BufferAllocator allocator) {
+    /** Starts the strategy's executor. */
+    void startExecutor() {
         executor = spec.createExecutor(config, storage, allocator);
+    }
+
+    /**
+     * What the running executor holds of the strategy's allocator: once a wave's outputs are gone, what it keeps
+     * between map tasks (ideal's and {@code pool=true}'s buffer pools); 0 for a strategy that keeps nothing.
+     */
+    long heldBytes() {
+        return allocator == null ? 0 : allocator.getAllocatedMemory();
     }
 
     /** Stops the executor and frees what it keeps between map tasks (thread pools, buffer pools), if it runs. */
@@ -109,13 +123,22 @@ final class StrategyTrial implements AutoCloseable {
         return storage;
     }
 
-    /** Stops the executor and removes the strategy's directory with everything in it. */
+    /**
+     * Stops the executor, closes the strategy's allocator (which fails if anything of it is still allocated: a leak)
+     * and removes the strategy's directory with everything in it.
+     */
     @Override
     public void close() throws IOException {
         try {
             stopExecutor();
         } finally {
-            TrialDirectory.remove(dir);
+            try {
+                if (allocator != null) {
+                    allocator.close();
+                }
+            } finally {
+                TrialDirectory.remove(dir);
+            }
         }
     }
 }

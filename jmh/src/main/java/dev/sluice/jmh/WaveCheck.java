@@ -38,6 +38,8 @@ final class WaveCheck {
     /** Each task's output digest, from the first wave, once it was verified row by row; and who wrote it. */
     private List<OutputDigest> verified;
     private String verifiedStrategy;
+    /** The strategies whose waves this check has verified, to say so once for each. */
+    private final java.util.Set<String> seen = new java.util.HashSet<>();
 
     /** Reads every output of {@code wave} as the reduce side does, then verifies it; returns the read. */
     ReduceRead.Result readAndVerify(WaveResult wave, StrategyTrial trial, BufferAllocator allocator)
@@ -46,6 +48,7 @@ final class WaveCheck {
         if (verified == null) {
             verified = verifyFirst(wave, trial, allocator);
             verifiedStrategy = trial.text;
+            seen.add(trial.text);
             return read;
         }
         List<OutputDigest> digests = digests(false, wave, trial, allocator);
@@ -56,6 +59,10 @@ final class WaveCheck {
                         + ", partition " + p + ", than " + (verifiedStrategy.equals(trial.text) ? "in its"
                         : verifiedStrategy + " in the") + " verified first wave");
             }
+        }
+        if (seen.add(trial.text)) {
+            System.out.printf("%nsluice verify: %s, %d outputs hold the bytes of %s's outputs verified row by row "
+                    + "in this trial%n", trial.text, digests.size(), verifiedStrategy);
         }
         return read;
     }

@@ -84,13 +84,14 @@ class ScriptsIT {
         deleteRecursively(BENCH);
         Run r = run("scripts/bench.sh", "--preset", "smoke", "--out", BENCH.toString());
         assertEquals(0, r.status, r.err);
-        assertTrue(r.err.contains("[5/5]"), "progress: " + r.err);
+        assertTrue(r.err.contains("[2/2]"), "progress: " + r.err);
+        assertTrue(r.err.contains("[1/2] tiny stopped: rounds: the 2 rounds asked for, without a budget"), r.err);
         assertTrue(r.err.contains("left"), "estimated time left: " + r.err);
         Path report = Paths.get(r.out.trim());
         assertEquals(BENCH.resolve("report/report.md"), report, "the last line is the report's path");
 
         JsonNode results = new ObjectMapper().readTree(BENCH.resolve("jmh-result.json").toFile());
-        assertEquals(5, results.size(), "raw write plus four strategies at tiny");
+        assertEquals(6, results.size(), "five strategies, paired, and the raw write at tiny");
         for (JsonNode b : results) {
             assertEquals("tiny", b.path("params").path("size").asText());
             for (String metric : List.of("io.amplification", "query.totalMillis", "wave.sumTaskMillis",
@@ -110,10 +111,22 @@ class ScriptsIT {
             }
         }
         assertTrue(logs.indexOf("per-batch, 1 outputs verified row by row") >= 0, "per-batch verified row by row");
-        for (String strategy : List.of("buffered", "async", "async:skipMerge=true")) {
-            assertTrue(logs.indexOf(strategy + ", 1 outputs hold the bytes of outputs verified row by row") >= 0,
-                    strategy + " verified by digest");
+        for (String strategy : List.of("buffered", "async", "async:skipMerge=true", "ideal")) {
+            assertTrue(logs.indexOf(strategy + ", 1 outputs hold the bytes of per-batch's outputs verified row by "
+                    + "row") >= 0, strategy + " verified by digest: " + logs);
         }
+        JsonNode comparisons = new ObjectMapper().readTree(BENCH.resolve("comparisons.json").toFile());
+        assertEquals(2 * (4 + 4), comparisons.size(), "mapper stage and query total: four strategies against "
+                + "per-batch, four against ideal");
+        for (JsonNode c : comparisons) {
+            for (String field : List.of("size", "strategy", "baseline", "ratio", "ciLow", "ciHigh", "pairs",
+                    "device")) {
+                assertTrue(c.has(field), field + " missing from " + c);
+            }
+            assertEquals(2, c.path("pairs").asInt());
+        }
+        JsonNode stops = new ObjectMapper().readTree(BENCH.resolve("stops.json").toFile());
+        assertEquals("rounds", stops.get(0).path("reason").asText());
         JsonNode env = new ObjectMapper().readTree(BENCH.resolve("environment.json").toFile());
         for (String key : List.of("jdk", "cores", "memory", "kernel", "fileSystem", "freeSpace", "vm.dirty_ratio",
                 "vm.dirty_background_ratio", "gitCommit")) {
@@ -142,7 +155,7 @@ class ScriptsIT {
         Run same = run("scripts/compare.sh", result.toString(), result.toString());
         assertEquals(0, same.status, same.err);
         assertTrue(same.out.contains("no benchmark is slower beyond the threshold"), same.out);
-        assertTrue(same.out.contains("ShuffleWriteBenchmark.wave"), same.out);
+        assertTrue(same.out.contains("PairedWaveBenchmark.wave"), same.out);
 
         Path base = withScores(result, WORK.resolve("base.json"), 1.0);
         Path slower = withScores(result, WORK.resolve("slower.json"), 2.0);
@@ -373,11 +386,11 @@ class ScriptsIT {
                 "Mapper stage time", "Sum of all mapper task durations", "vs per-batch", "Precision",
                 "I/O per map task", "raw-write reference", "Crossover", "What the counters say", "query.png",
                 "mapper.png", "tasks.png", "amplification.png", "syscalls.png", "per-batch", "buffered", "async",
-                "async:skipMerge=true")) {
+                "async:skipMerge=true", "Paired comparisons", "improvement.png")) {
             assertTrue(report.contains(section), section + " missing from " + dir.resolve("report.md"));
         }
         for (String png : List.of("query.png", "mapper.png", "tasks.png", "amplification.png", "syscalls.png",
-                "disk.png")) {
+                "disk.png", "improvement.png")) {
             byte[] head = Arrays.copyOf(Files.readAllBytes(dir.resolve(png)), 4);
             assertArrayEquals(PNG, head, png + " is not a PNG");
         }

@@ -3,6 +3,7 @@ package dev.sluice.core.run;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.IoSnapshot;
 import dev.sluice.core.io.ProcSelfIo;
+import dev.sluice.core.io.ProcSelfStat;
 import dev.sluice.core.output.MapOutput;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.write.OwnedThreads;
@@ -64,6 +65,7 @@ public final class Wave implements AutoCloseable {
         }
         IoSnapshot before = storage.counters().snapshot();
         Optional<ProcSelfIo> procBefore = ProcSelfIo.read();
+        Optional<ProcSelfStat> cpuBefore = ProcSelfStat.read();
         DirtyPages.Sampler sampler = dirty != null && dirty.available() ? dirty.sample() : null;
         long start = System.nanoTime();
         go.countDown();
@@ -92,6 +94,7 @@ public final class Wave implements AutoCloseable {
         }
         IoSnapshot io = storage.counters().snapshot().since(before);
         Optional<ProcSelfIo> procAfter = ProcSelfIo.read();
+        Optional<ProcSelfStat> cpuAfter = ProcSelfStat.read();
         if (failure != null) {
             for (MapTaskResult done : results) {
                 try (MapOutput output = done.output) {
@@ -104,7 +107,9 @@ public final class Wave implements AutoCloseable {
         }
         Optional<ProcSelfIo> proc = procBefore.isPresent() && procAfter.isPresent()
                 ? Optional.of(procAfter.get().since(procBefore.get())) : Optional.empty();
-        return new WaveResult(results, wall, io, proc, peakDirty);
+        Optional<ProcSelfStat> cpu = cpuBefore.isPresent() && cpuAfter.isPresent()
+                ? Optional.of(cpuAfter.get().since(cpuBefore.get())) : Optional.empty();
+        return new WaveResult(results, wall, io, proc, cpu, peakDirty);
     }
 
     private static Exception add(Exception first, Exception next) {

@@ -4,6 +4,7 @@ import dev.sluice.core.io.Cleanup;
 import dev.sluice.core.io.CountedStorage;
 import dev.sluice.core.io.IoSnapshot;
 import dev.sluice.core.io.ProcSelfIo;
+import dev.sluice.core.io.ProcSelfStat;
 import dev.sluice.core.output.MapOutput;
 import java.io.IOException;
 import java.util.List;
@@ -20,14 +21,18 @@ public final class WaveResult implements AutoCloseable {
     public final IoSnapshot io;
     /** {@code /proc/self/io} over the wave, where available. */
     public final Optional<ProcSelfIo> proc;
+    /** {@code /proc/self/stat} over the wave (the process's CPU time and page faults), where available. */
+    public final Optional<ProcSelfStat> cpu;
     /** The highest Dirty seen in {@code /proc/meminfo} during the wave; -1 if not sampled. */
     public final long peakDirtyBytes;
 
-    WaveResult(List<MapTaskResult> tasks, long wallNanos, IoSnapshot io, Optional<ProcSelfIo> proc, long peakDirtyBytes) {
+    WaveResult(List<MapTaskResult> tasks, long wallNanos, IoSnapshot io, Optional<ProcSelfIo> proc,
+               Optional<ProcSelfStat> cpu, long peakDirtyBytes) {
         this.tasks = List.copyOf(tasks);
         this.wallNanos = wallNanos;
         this.io = io;
         this.proc = proc;
+        this.cpu = cpu;
         this.peakDirtyBytes = peakDirtyBytes;
     }
 

@@ -28,6 +28,14 @@ final class Charts {
                 BitmapEncoder.BitmapFormat.PNG);
     }
 
+    /** As {@link #bars}, for values that may be negative (improvements): the y axis is not cut at 0. */
+    static void signedBars(Path png, String title, String yTitle, List<String> sizes, List<String> series,
+                           double[][] values, double[][] errors) throws IOException {
+        CategoryChart chart = chart(title, yTitle, sizes, series, values, errors);
+        chart.getStyler().setYAxisMin(null);
+        BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
     /** Whether series {@code s} is drawn with whiskers: every bar has a value and an error. */
     static boolean whiskers(double[][] values, double[][] errors, int s) {
         if (errors == null) {

@@ -60,7 +60,12 @@ public final class ReportTools {
                 // The result as the report's own link to it: relative to where the report is written.
                 String link = outDir.toAbsolutePath().normalize().relativize(result.toAbsolutePath().normalize())
                         .toString();
-                Path report = new SeedReport(JmhResults.read(result), Environment.read(env), link).write(outDir);
+                // A paired run's stops.json, beside its result: why each configuration stopped.
+                Path stops = result.resolveSibling("stops.json");
+                com.fasterxml.jackson.databind.JsonNode stopped = Files.isRegularFile(stops)
+                        ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(stops.toFile()) : null;
+                Path report = new SeedReport(JmhResults.read(result), Environment.read(env), link, stopped)
+                        .write(outDir);
                 System.out.println(report);
                 return 0;
             }

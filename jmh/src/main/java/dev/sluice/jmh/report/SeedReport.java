@@ -40,6 +40,8 @@ final class SeedReport {
     private final String resultName;
     private final List<String> sizes = new ArrayList<>();
     private final List<String> strategies = new ArrayList<>();
+    /** The paired comparisons' section, where the run paired its strategies; else null. */
+    private final PairedSection paired;
 
     /**
      * A figure of a row: its measured waves, each on the clock {@link #clock} names, and their mean. Its error and its
@@ -113,6 +115,11 @@ final class SeedReport {
     }
 
     SeedReport(List<JmhResults.Row> rows, Environment env, String resultName) {
+        this(rows, env, resultName, null);
+    }
+
+    /** @param stops the run's stops.json (why each paired configuration stopped), or null */
+    SeedReport(List<JmhResults.Row> rows, Environment env, String resultName, com.fasterxml.jackson.databind.JsonNode stops) {
         this.rows = rows;
         this.env = env;
         this.resultName = resultName;
@@ -134,7 +141,17 @@ final class SeedReport {
             }
         }
         strategies.addAll(strategySet);
+        paired = writes().stream().anyMatch(r -> !r.pairing().isEmpty())
+                ? new PairedSection(writes(), sizes, strategies, BASELINE, stops) : null;
     }
+
+    /** Whether the run's waves were paired: its rows carry the pairing parameter. */
+    private boolean paired() {
+        return paired != null;
+    }
+
+    /** The paired section's number: after the three figures' tables. */
+    private static final String PAIRED_SECTION = "3.5";
 
     private List<JmhResults.Row> writes() {
         List<JmhResults.Row> out = new ArrayList<>();
@@ -240,6 +257,9 @@ final class SeedReport {
         }
         Charts.bars(dir.resolve("amplification.png"), "Bytes written per byte committed", "amplification", sizes,
                 strategies, amplification, null);
+        if (paired()) {
+            paired.chart(dir.resolve("improvement.png"), MAPPER.runs);
+        }
         Charts.bars(dir.resolve("syscalls.png"), "Write calls per MiB committed", "write calls / MiB", sizes,
                 strategies, calls, null);
         Charts.bars(dir.resolve("disk.png"), "Bytes dirtied and not cancelled per MiB committed (reached or headed "
@@ -335,6 +355,9 @@ final class SeedReport {
             out.println("Clock: " + figure.clock + ".");
             out.println();
             figureTable(out, figure);
+        }
+        if (paired()) {
+            paired.write(out, "3." + section++, MAPPER.runs, QUERY.runs);
         }
         out.printf("### 3.%d Precision%n%n", section++);
         precisionTable(out);
@@ -448,7 +471,13 @@ final class SeedReport {
             out.println();
         }
         out.println();
-        out.println("Improvement: the baseline's time minus the strategy's, in % of the baseline's (positive: faster), "
+        out.println(paired()
+                ? "Improvement: 1 - the strategy's time over the baseline's, pair by pair (the geometric mean of the "
+                + "pairs' ratios: waves of the same round), in % (positive: faster), with its 99% interval (Student's t "
+                + "on the logarithms of the pairs' ratios) and the number of pairs; Welch's p on the two sets of waves, "
+                + "unpaired, as a cross-check. **Bold**: the whole interval on one side of 0. ⚠: an error above 5% "
+                + "of its value."
+                : "Improvement: the baseline's time minus the strategy's, in % of the baseline's (positive: faster), "
                 + "± the improvement's own error from both 99.9% errors; p: Welch's t-test on the two configurations' "
                 + "measured waves (the chance of a difference this large where there is none). **Bold**: significant, "
                 + "p < " + SIGNIFICANCE + ". ⚠: an error above 5% of its value.");
@@ -475,26 +504,36 @@ final class SeedReport {
 
     /**
      * A strategy against the baseline: (baseline - strategy) / baseline in % (positive: faster), its error propagated
-     * from both 99.9% errors, and Welch's p-value on the two sets of measured waves.
+     * from both 99.9% errors, and Welch's p-value on the two sets of measured waves; where both were paired wave by
+     * wave (one paired configuration), also the paired ratio with its 99% interval, which then decides significance
+     * (Welch's test stays as the cross-check).
      */
     private static final class Improvement {
         final double percent;
         final double error;
         final double p;
+        /** The strategy's time over the baseline's, pair by pair; null where the rows are not paired. */
+        final PairedRatio paired;
 
-        Improvement(double percent, double error, double p) {
+        Improvement(double percent, double error, double p, PairedRatio paired) {
             this.percent = percent;
             this.error = error;
             this.p = p;
+            this.paired = paired;
+        }
+
+        /** Whether there is anything to test: an interval from the pairs, or Welch's test on two waves or more. */
+        boolean tested() {
+            return paired != null ? paired.hasInterval() : !Double.isNaN(p);
         }
 
         boolean significant() {
-            return p < SIGNIFICANCE;
+            return paired != null ? paired.faster() || paired.slower() : p < SIGNIFICANCE;
         }
 
-        /** Significantly faster than the baseline. */
+        /** Faster than the baseline: the paired interval below 1, or else p < 0.01 and faster. */
         boolean faster() {
-            return percent > 0 && significant();
+            return paired != null ? paired.faster() : percent > 0 && significant();
         }
     }
 
@@ -512,7 +551,11 @@ final class SeedReport {
         // d(o/b) = sqrt((eo/b)^2 + (o eb / b^2)^2), in %.
         double error = Math.sqrt(Math.pow(eo / b, 2) + Math.pow(o * eb / (b * b), 2)) * 100;
         double p = welch(figure.runs.apply(base.get()), figure.runs.apply(other.get()));
-        return Optional.of(new Improvement(value, error, p));
+        PairedRatio paired = null;
+        if (!other.get().pairing().isEmpty() && PairedRows.partner(other.get(), BASELINE, rows) == base.get()) {
+            paired = PairedRows.of(figure.runs.apply(other.get()), figure.runs.apply(base.get()));
+        }
+        return Optional.of(new Improvement(value, error, p, paired));
     }
 
     /** Welch's two-sided t-test p-value of two sets of measured waves; NaN where either has fewer than two. */
@@ -526,8 +569,16 @@ final class SeedReport {
 
     private String improvementText(Figure figure, String size, String strategy) {
         return improvement(figure, size, strategy).map(v -> {
-            String t = Double.isNaN(v.error) ? String.format(Locale.ROOT, "%+.1f%% (no error: one wave)", v.percent)
-                    : String.format(Locale.ROOT, "%+.1f%% ± %.1f, p %s", v.percent, v.error, pText(v.p));
+            String t;
+            if (v.paired != null) {
+                PairedRatio r = v.paired;
+                t = r.hasInterval() ? String.format(Locale.ROOT, "%+.1f%% [%+.1f, %+.1f], %d pairs (Welch p %s)",
+                        100 * r.improvement(), 100 * (1 - r.high), 100 * (1 - r.low), r.pairs(), pText(v.p))
+                        : String.format(Locale.ROOT, "%+.1f%% (no interval: one pair)", 100 * r.improvement());
+            } else {
+                t = Double.isNaN(v.error) ? String.format(Locale.ROOT, "%+.1f%% (no error: one wave)", v.percent)
+                        : String.format(Locale.ROOT, "%+.1f%% ± %.1f, p %s", v.percent, v.error, pText(v.p));
+            }
             return v.significant() ? "**" + t + "**" : t;
         }).orElse("n/a");
     }
@@ -675,9 +726,13 @@ final class SeedReport {
             }
             improvement(MAPPER, largest, s).ifPresent(v -> lines.add(String.format(Locale.ROOT,
                     "At %s, %s's mapper stage time is %s against %s (%s); its query total time %s.", largest, s,
-                    improvementText(MAPPER, largest, s), BASELINE, Double.isNaN(v.p) ? "no Welch's test: one wave"
+                    improvementText(MAPPER, largest, s), BASELINE, !v.tested()
+                            ? (v.paired != null ? "no interval: one pair" : "no Welch's test: one wave")
                             : v.significant() ? "significant" : "not significant",
                     improvementText(QUERY, largest, s))));
+        }
+        if (paired()) {
+            lines.add(paired.summary(MAPPER.runs, PAIRED_SECTION));
         }
         int within = 0;
         int flagged = 0;
@@ -733,20 +788,27 @@ final class SeedReport {
             if (out.length() > 0) {
                 out.append(' ');
             }
-            boolean untested = improvement(figure, sizes.get(sizes.size() - 1), s).map(v -> Double.isNaN(v.p))
+            boolean untested = improvement(figure, sizes.get(sizes.size() - 1), s).map(v -> !v.tested())
                     .orElse(false);
+            boolean paired = improvement(figure, sizes.get(sizes.size() - 1), s).map(v -> v.paired != null)
+                    .orElse(false);
+            // Paired: the whole 99% interval of the improvement above 0; unpaired: Welch's p < 0.01.
+            String faster = paired ? "faster than %s with 99%% confidence" : "significantly faster than %s";
+            String by = paired ? " (paired intervals)" : "";
             if (from == null && untested) {
-                out.append(String.format("%s against %s: no Welch's test at the largest size (one wave: no spread to "
+                out.append(paired ? String.format("%s against %s: no interval at the largest size (one pair), so no "
+                        + "crossover can be found in this run.", s, BASELINE)
+                        : String.format("%s against %s: no Welch's test at the largest size (one wave: no spread to "
                         + "test), so no crossover can be found in this run.", s, BASELINE));
             } else if (from == null) {
-                out.append(String.format("%s is not significantly faster than %s at the largest size, so it has no "
-                        + "crossover in this run.", s, BASELINE));
+                out.append(String.format("%s is not " + faster + " at the largest size%s, so it has no crossover in "
+                        + "this run.", s, BASELINE, by));
             } else if (from.equals(sizes.get(0))) {
-                out.append(String.format("%s is significantly faster than %s at every size, from %s up: no "
-                        + "crossover inside this range.", s, BASELINE, from));
+                out.append(String.format("%s is " + faster + " at every size%s, from %s up: no crossover inside "
+                        + "this range.", s, BASELINE, by, from));
             } else {
-                out.append(String.format("%s is significantly faster than %s from %s up (the crossover), and not "
-                        + "at the size below.", s, BASELINE, from));
+                out.append(String.format("%s is " + faster + " from %s up (the crossover%s), and not at the size "
+                        + "below.", s, BASELINE, from, paired ? "; paired intervals" : ""));
             }
         }
         return out.toString();

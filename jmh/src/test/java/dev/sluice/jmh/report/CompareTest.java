@@ -60,4 +60,47 @@ class CompareTest {
         assertTrue(text.contains("| no error: one wave in base |"), text);
         assertTrue(!text.contains("sample?"), text);
     }
+
+    /** A paired result: per-batch and buffered over {@code rounds} rounds, the machine {@code speed} times as fast. */
+    private static List<JmhResults.Row> paired(Path file, double speed, double bufferedShare, int rounds)
+            throws Exception {
+        double[][] t = new double[rounds][];
+        for (int r = 0; r < rounds; r++) {
+            double base = (1000 + 37 * (r % 3)) / speed;
+            t[r] = new double[] {base, bufferedShare * base * (1 + 0.002 * (r % 2))};
+        }
+        Path dir = file.getParent().resolve(file.getFileName() + ".run");
+        java.nio.file.Files.createDirectories(dir.resolve("runs"));
+        java.nio.file.Files.writeString(dir.resolve("plan.txt"), "tiny|1|PairedWaveBenchmark -p "
+                + "strategies=per-batch+buffered -p size=tiny -wi 2 -i " + 2 * rounds + "\n");
+        new SyntheticResults().paired("tiny", List.of("per-batch", "buffered"), "none", t)
+                .write(dir.resolve("runs/01-tiny-c1.json"));
+        new RunDirectory(dir).writeResults();
+        java.nio.file.Files.copy(dir.resolve("jmh-result.json"), file);
+        return JmhResults.read(file);
+    }
+
+    @Test
+    void aPairedStrategysVerdictComesFromItsRatioToTheBaselineWhichAFasterMachineDoesNotChange(@TempDir Path dir)
+            throws Exception {
+        // The new run's machine is 30% faster throughout; buffered's share of per-batch's time is the same.
+        List<JmhResults.Row> base = paired(dir.resolve("a.json"), 1.0, 0.8, 6);
+        List<JmhResults.Row> fresh = paired(dir.resolve("b.json"), 1.3, 0.8, 6);
+        List<Compare.Line> lines = Compare.compare(base, fresh, 0.05);
+        Compare.Line buffered = lines.stream().filter(l -> l.key.contains("strategy=buffered")).findFirst()
+                .orElseThrow();
+        assertTrue(buffered.high < 1, "its own time is faster: " + buffered.low + ", " + buffered.high);
+        assertEquals(Compare.Verdict.NO_DIFFERENCE, buffered.verdict, "its ratio to per-batch did not change");
+        assertEquals(1.0, buffered.pairedChange.ratio, 0.01);
+
+        // Now buffered takes 90% of per-batch's time instead of 80%, on the same machine: slower, by its ratio.
+        List<JmhResults.Row> slower = paired(dir.resolve("c.json"), 1.0, 0.9, 6);
+        Compare.Line worse = Compare.compare(base, slower, 0.05).stream()
+                .filter(l -> l.key.contains("strategy=buffered")).findFirst().orElseThrow();
+        assertEquals(Compare.Verdict.SLOWER, worse.verdict);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        assertTrue(Compare.print(List.of(worse), 0.05, new PrintStream(bytes, true, StandardCharsets.UTF_8)));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("0.801 [") && text.contains("0.901 [") && text.contains("6 pairs"), text);
+    }
 }

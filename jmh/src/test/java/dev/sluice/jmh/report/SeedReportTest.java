@@ -154,4 +154,36 @@ class SeedReportTest {
         assertEquals(2, SeedReport.runsFor(0.03, 0.0), "an error needs two runs");
         assertTrue(SeedReport.runsFor(0.03, 0.038) > 5, "3.8% variation cannot give 3% with 5 waves");
     }
+
+    @Test
+    void aPairedRunGetsItsImprovementsFromThePairsWithIntervalsAndASectionOfItsOwn(@TempDir Path dir)
+            throws Exception {
+        Files.createDirectories(dir.resolve("runs"));
+        Files.writeString(dir.resolve("plan.txt"), "tiny|1|PairedWaveBenchmark -p strategies=per-batch+buffered+ideal"
+                + " -p size=tiny -wi 3 -i 15\n");
+        double[][] t = new double[5][];
+        for (int r = 0; r < 5; r++) {
+            // The machine drifts by 20% over the rounds; buffered takes 75% of per-batch's time, ideal 50%.
+            double base = 300 * (1 + 0.05 * r);
+            t[r] = new double[] {base, 0.75 * base * (1 + 0.003 * (r % 2)), 0.5 * base};
+        }
+        new SyntheticResults().paired("tiny", List.of("per-batch", "buffered", "ideal"), "none", t)
+                .write(dir.resolve("runs/01-tiny-c1.json"));
+        new RunDirectory(dir).writeResults();
+        Path report = new SeedReport(JmhResults.read(dir.resolve("jmh-result.json")), Environment.read(
+                dir.resolve("none.json")), "jmh-result.json", null).write(dir.resolve("report"));
+        String text = Files.readString(report, StandardCharsets.UTF_8);
+        String mapper = firstRow(text, "### 3.3 Mapper stage time");
+        assertTrue(mapper.contains("**+24.9% [+24.7, +25.2], 5 pairs (Welch p < 0.001)**"), mapper);
+        assertTrue(mapper.contains("5 pairs (Welch p "), mapper);
+        assertTrue(text.contains("### 3.5 Paired comparisons"), text);
+        String paired = firstRow(text, "### 3.5 Paired comparisons");
+        assertTrue(paired.startsWith("| tiny | per-batch | - | 2.000 [2.000, 2.000] (±0.0%) |"), paired);
+        assertTrue(text.contains("Within 5% of their ratio: 4 of 4 mapper-stage comparisons"), text);
+        assertTrue(text.contains("Paired: 4 of 4 mapper-stage comparisons (every strategy against per-batch and "
+                + "against ideal, at every size) have a 99% interval within 5% of their ratio."), text);
+        assertTrue(text.contains("buffered is faster than per-batch with 99% confidence at every size (paired "
+                + "intervals), from tiny up"), text);
+        assertTrue(Files.isRegularFile(dir.resolve("report/improvement.png")));
+    }
 }

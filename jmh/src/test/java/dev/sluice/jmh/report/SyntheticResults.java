@@ -34,6 +34,37 @@ final class SyntheticResults {
         return this;
     }
 
+    /**
+     * A PairedWaveBenchmark fork as PairedState runs it: {@code times[r][s]} is strategy s's wave in round r (ms),
+     * the waves in the order PairedState takes them (round r starts at strategy r mod k), each with its
+     * {@code pair.strategy}, {@code pair.round}, and a read of a tenth of its time.
+     */
+    SyntheticResults paired(String size, List<String> strategies, String memoryLimit, double[][] times) {
+        int k = strategies.size();
+        List<Double> waves = new java.util.ArrayList<>();
+        List<Double> index = new java.util.ArrayList<>();
+        List<Double> rounds = new java.util.ArrayList<>();
+        for (int r = 0; r < times.length; r++) {
+            for (int i = 0; i < k; i++) {
+                int s = (i + r) % k;
+                waves.add(times[r][s]);
+                index.add((double) s);
+                rounds.add((double) r);
+            }
+        }
+        Map<String, String> params = new TreeMap<>(Map.of("size", size, "strategies", String.join("+", strategies),
+                "tasks", "1", "memoryLimit", memoryLimit));
+        ObjectNode b = benchmark("dev.sluice.jmh.PairedWaveBenchmark.wave", params, waves, "ms/op");
+        b.put("warmupIterations", k);
+        ObjectNode secondary = (ObjectNode) b.get("secondaryMetrics");
+        secondary.set("pair.strategy", metric(index, "index"));
+        secondary.set("pair.round", metric(rounds, "round"));
+        secondary.set("query.readMillis", metric(scaled(waves, 0.1), "ms"));
+        secondary.set("io.peakBufferedBytes", metric(waves, "B"));
+        all.add(b);
+        return this;
+    }
+
     /** Any benchmark with its primary waves and parameters. */
     SyntheticResults other(String benchmark, Map<String, String> params, List<Double> waves) {
         all.add(benchmark(benchmark, params, waves, "ms/op"));
