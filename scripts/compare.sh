@@ -7,10 +7,14 @@ usage() {
   cat <<'USAGE'
 Usage: scripts/compare.sh BASE.json NEW.json [--threshold 5%]
 
-For every benchmark and parameter set in both results: the ratio NEW/BASE with an interval built from both 99.9%
-errors (each computed from its measured waves as JMH does, two waves or more), and a verdict: faster, SLOWER (the
-whole interval beyond the threshold), slower within threshold, no significant difference, or no error (one wave:
-a result with a single measured wave has none). Benchmarks in only one of the files are listed as such; two
+For every benchmark and parameter set in both results: the ratio NEW/BASE of the geometric means of their measured
+waves with a 99% interval from Welch's t on the logarithms of both runs' waves (two waves or more each), and a
+verdict: faster, SLOWER (the whole interval beyond the threshold), slower within threshold, no significant
+difference, or no error (one wave: a result with a single measured wave has none). Where both results are paired
+runs (scripts/bench.sh --paired, the default of its seed preset), a strategy also gets its ratio to its run's
+baseline in each run (the geometric mean of its pairs, 99% interval) and the change of that ratio from BASE to NEW
+with a 99% Welch interval on the pairs' logarithms; drift of the machine between the runs, or another machine,
+cancels in it, so it decides that strategy's verdict. Benchmarks in only one of the files are listed as such; two
 results that share no benchmark and parameter set are refused (exit status 2), naming what each holds and the
 parameters whose values differ.
 

@@ -8,15 +8,20 @@ usage() {
 Usage: scripts/report.sh RESULT.json [--out DIR]
 
 Writes DIR/report.md in the seed report's shape: its three tables (query total time, mapper stage time, sum of
-mapper task durations), each strategy's improvement over per-batch with its error and Welch's t-test on the measured
-waves (significant: p < 0.01), the crossover size, every measured wave and the machine's noise floor, the I/O per task
+mapper task durations), each strategy's improvement over per-batch: for a paired run (scripts/bench.sh's default for
+seed) pair by pair with its 99% interval (Student's t on the logarithms of the pairs' ratios; significant: the whole
+interval on one side of 0) and Welch's p on the waves as a cross-check, otherwise with its error and Welch's t-test on
+the measured waves (significant: p < 0.01); the crossover size; for a paired run every ratio to per-batch and to
+ideal with its interval, how many are within 5% of their ratio, why each size stopped (stops.json beside RESULT.json)
+and the pairs' ratios where an interval stayed wide; every measured wave and the machine's noise floor, the I/O per task
 (amplification, write calls per MiB, /proc write_bytes vs cancelled_write_bytes, peak Dirty, memory, the gate), the
 raw-write reference, what the counters say, and the environment. Every error (99.9%) and test comes from the
 measured waves, as JMH computes them, from two waves on; a configuration of one wave says "no error: one wave".
 Clocks, each named in the report: the mapper stage is JMH's score; query total is that plus the reduce side's read
 after each wave, wave by wave (so never shorter than the mapper stage); the sum of task durations is the tasks' own.
 Charts: DIR/query.png, DIR/mapper.png, DIR/tasks.png (whiskers: the 99.9% errors, where there is one),
-DIR/amplification.png, DIR/syscalls.png, DIR/disk.png. The environment is read from environment.json beside
+DIR/amplification.png, DIR/syscalls.png, DIR/disk.png, and for a paired run DIR/improvement.png (the improvements
+with their intervals). The environment is read from environment.json beside
 RESULT.json (scripts/bench.sh writes it). Prints the report's path.
 
 Options:

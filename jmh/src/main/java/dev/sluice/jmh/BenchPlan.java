@@ -237,11 +237,18 @@ public final class BenchPlan {
                         + machine.processors + " processors"
                 : "one per processor: this machine has " + count(machine.processors, "processor", "processors");
         String paired = options.getOrDefault("paired", preset.paired);
+        String pairedFrom = from(options, "paired");
+        if (!options.containsKey("paired") && !paired.equals(OFF) && strategies.size() < 2) {
+            // A preset's pairing with one strategy given: nothing to pair it with, so each runs as it always did.
+            paired = OFF;
+            pairedFrom = "one strategy: nothing to pair";
+        }
         if (!List.of(ROUNDS, FORKS, OFF).contains(paired)) {
             throw new InvalidParameterException("--paired", paired, ROUNDS + " (a size's strategies take turns wave by "
                     + "wave in one fork), " + FORKS + " (fork by fork) or " + OFF);
         }
-        long budget = options.containsKey("budget") ? budget(options.get("budget")) : preset.budget;
+        long budget = options.containsKey("budget") ? budget(options.get("budget"))
+                : paired.equals(OFF) ? 0 : preset.budget;
         if (budget > 0 && paired.equals(OFF)) {
             throw new InvalidParameterException("--budget", options.getOrDefault("budget", String.valueOf(budget)),
                     "none with --paired off: a budget stops paired configurations once their intervals are narrow "
@@ -289,7 +296,7 @@ public final class BenchPlan {
                         : ""), from(options, "iterations"),
                 devices.size() == 1 ? "device" : "devices", String.join(",", devices),
                 options.containsKey("device") ? "given" : preset.devices.size() > 1 ? "the preset's" : "the default");
-        out.printf(Locale.ROOT, "# paired %s (%s): %s%n", paired, from(options, "paired"), paired.equals(OFF)
+        out.printf(Locale.ROOT, "# paired %s (%s): %s%n", paired, pairedFrom, paired.equals(OFF)
                 ? "each strategy in forks of its own, one after the other"
                 : (paired.equals(ROUNDS) ? "a size's strategies take turns wave by wave in one fork (PairedWaveBenchmark), "
                         + "each ratio taken between waves of the same round"

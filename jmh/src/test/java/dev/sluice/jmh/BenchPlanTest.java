@@ -91,8 +91,11 @@ class BenchPlanTest {
         e = assertThrows(InvalidParameterException.class, () -> plan("--preset", "tuning", "--budget", "30m"));
         assertEquals("--budget", e.parameter());
         e = assertThrows(InvalidParameterException.class,
-                () -> plan("--preset", "seed", "--strategies", "buffered"));
+                () -> plan("--preset", "seed", "--strategies", "buffered", "--paired", "rounds"));
         assertEquals("--strategies", e.parameter());
+        List<String> one = plan("--preset", "seed", "--strategies", "buffered");
+        assertTrue(one.get(1).startsWith("# paired off (one strategy: nothing to pair):"), one.get(1));
+        assertEquals("#% paired=off budget=none", one.get(2));
         e = assertThrows(InvalidParameterException.class, () -> plan("--preset", "seed", "--iterations", "1"));
         assertEquals("--iterations", e.parameter(), "under a budget the first chunk needs two rounds for an interval");
     }

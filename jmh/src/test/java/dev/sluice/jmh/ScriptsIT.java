@@ -286,7 +286,7 @@ class ScriptsIT {
         Run r = run("scripts/compare.sh", result.toString(), none.toString());
         assertEquals(2, r.status, r.out + r.err);
         assertTrue(r.err.startsWith("compare.sh: invalid NEW.json '" + none + "': it shares no configuration"), r.err);
-        assertTrue(r.err.contains("ShuffleWriteBenchmark.wave (4)"), "what each file holds: " + r.err);
+        assertTrue(r.err.contains("PairedWaveBenchmark.wave (5)"), "what each file holds: " + r.err);
         assertTrue(r.err.contains("codec ("), "the parameter that differs: " + r.err);
         // The smoke run's skip-merge result carries memoryLimit=machine, not this machine's bytes.
         assertTrue(json.readTree(result.toFile()).findValuesAsText("memoryLimit").containsAll(List.of("none",
