@@ -220,6 +220,9 @@ class ScriptsIT {
                 new String[] {"scripts/bench.sh", "--strategies", "per-batch,async:skipMerge=maybe", "--out",
                         WORK.resolve("never").toString()},
                 new String[] {"scripts/bench.sh", "--jdk", "/nonexistent"},
+                new String[] {"scripts/bench.sh", "--paired", "sometimes"},
+                new String[] {"scripts/bench.sh", "--preset", "seed", "--budget", "soon"},
+                new String[] {"scripts/bench.sh", "--preset", "tuning", "--budget", "10m"},
                 new String[] {"scripts/report.sh"},
                 new String[] {"scripts/report.sh", "/nonexistent.json"},
                 new String[] {"scripts/compare.sh", "only-one.json"},
@@ -250,6 +253,13 @@ class ScriptsIT {
         assertEquals(2, again.status, again.err);
         assertTrue(again.err.contains("interrupted run's results"), again.err);
         assertEquals("[]", Files.readString(interrupted.resolve("06-small-raw.json")));
+        // A paired trial's waves come in rounds of its strategies: JMH's counts must be multiples of them.
+        Run rounds = run(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-jar", ROOT.resolve("jmh/target/benchmarks.jar").toString(), "PairedWaveBenchmark",
+                "-p", "size=tiny", "-p", "strategies=per-batch+buffered", "-wi", "0", "-i", "3", "-f", "1", "-foe",
+                "true");
+        assertEquals(1, rounds.status, rounds.out + rounds.err);
+        assertTrue((rounds.out + rounds.err).contains("invalid -i '3': allowed is a multiple of the 2 strategies"),
+                rounds.out + rounds.err);
     }
 
     @Test

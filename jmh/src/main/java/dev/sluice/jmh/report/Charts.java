@@ -28,11 +28,15 @@ final class Charts {
                 BitmapEncoder.BitmapFormat.PNG);
     }
 
-    /** As {@link #bars}, for values that may be negative (improvements): the y axis is not cut at 0. */
+    /**
+     * As {@link #bars}, for values that may be negative (improvements): the y axis runs from {@code min} to
+     * {@code max} instead of from 0, and a whisker that passes them is cut at the chart's edge.
+     */
     static void signedBars(Path png, String title, String yTitle, List<String> sizes, List<String> series,
-                           double[][] values, double[][] errors) throws IOException {
+                           double[][] values, double[][] errors, double min, double max) throws IOException {
         CategoryChart chart = chart(title, yTitle, sizes, series, values, errors);
-        chart.getStyler().setYAxisMin(null);
+        chart.getStyler().setYAxisMin(min);
+        chart.getStyler().setYAxisMax(max);
         BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 

@@ -756,7 +756,8 @@ final class SeedReport {
         lines.add(unmeasured == total ? "Precision: no error: one measured wave per configuration, so neither an "
                 + "error nor Welch's test can be stated."
                 : String.format(Locale.ROOT, "Precision: %d of %d configurations within 3%% (the 99.9%% error of the "
-                + "mean, from %s measured waves), %d past 5%%; the worst %.1f%%%s. Section 3.5 shows every wave.",
+                + "mean, from %s measured waves), %d past 5%%; the worst %.1f%%%s. Section " + (paired() ? "3.6" : "3.5")
+                + " shows every wave.",
                 within, total - unmeasured, measuredWaves(), flagged, 100 * worst,
                 unmeasured > 0 ? "; " + unmeasured + " with one wave and no error" : "")
                 + noiseFloor().filter(r -> r.samples >= 2).map(r -> String.format(Locale.ROOT, " The same work in "
