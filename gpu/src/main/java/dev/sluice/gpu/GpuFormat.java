@@ -1,10 +1,10 @@
 package dev.sluice.gpu;
 
 import ai.rapids.cudf.HostColumnVector;
-import dev.sluice.core.InvalidParameterException;
-import dev.sluice.core.serde.Payload;
+import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.Payload;
 import dev.sluice.core.serde.ShuffleCodec;
-import dev.sluice.core.serde.StreamFormat;
+import dev.sluice.spi.StreamFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -71,7 +71,7 @@ public abstract class GpuFormat implements StreamFormat {
         return NOTHING;
     }
 
-    @Override
+    /** The codec its payloads compress with: for readers and reports. */
     public final ShuffleCodec codec() {
         return codec;
     }

@@ -1,10 +1,10 @@
 package dev.sluice.gpu;
 
-import dev.sluice.core.output.MapOutput;
-import dev.sluice.core.partition.ShuffleRecord;
-import dev.sluice.core.write.MapTask;
-import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.ShuffleWriter;
+import dev.sluice.spi.MapOutput;
+import dev.sluice.spi.ShuffleRecord;
+import dev.sluice.spi.MapTask;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.ShuffleWriter;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.sluice.gpu;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.input.SchemaSpec;
 import dev.sluice.core.partition.SparkMurmur3;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.sluice.gpu;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.serde.ShuffleCodec;
 import java.util.Locale;
 import org.apache.arrow.vector.types.pojo.Schema;

@@ -1,6 +1,6 @@
 package dev.sluice.gpu;
 
-import dev.sluice.core.output.PartitionReader;
+import dev.sluice.spi.PartitionReader;
 import dev.sluice.core.verify.VerificationResult;
 import java.io.BufferedInputStream;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package dev.sluice.gpu;
 
 import ai.rapids.cudf.HostColumnVector;
-import dev.sluice.core.partition.InputBatch;
+import dev.sluice.spi.InputBatch;
 import dev.sluice.core.partition.PartitionedInput;
-import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.spi.ShuffleRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

@@ -2,13 +2,13 @@ package dev.sluice.gpu;
 
 import ai.rapids.cudf.HostColumnVector;
 import dev.sluice.core.serde.Counting;
-import dev.sluice.core.serde.Payload;
+import dev.sluice.spi.Payload;
 import dev.sluice.core.serde.ShuffleCodec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
-import org.apache.arrow.memory.BufferAllocator;
+import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * One partition's rows of one GPU batch's host copy, serialized by a cuDF table serializer into the map task's codec
@@ -73,7 +73,7 @@ abstract class HostTablePayload implements Payload {
     }
 
     @Override
-    public final long writeTo(WritableByteChannel out, BufferAllocator scratch) throws IOException {
+    public final long writeTo(WritableByteChannel out, HostAllocator scratch) throws IOException {
         Counting counted = new Counting(out);
         // The piece is closed on failure too: zstd's holds a native context.
         try (ShuffleCodec.Piece piece = codec.open(counted)) {

@@ -3,7 +3,7 @@ package dev.sluice.gpu;
 import ai.rapids.cudf.HostColumnVector;
 import ai.rapids.cudf.HostMemoryBuffer;
 import ai.rapids.cudf.JCudfSerialization;
-import dev.sluice.core.serde.Payload;
+import dev.sluice.spi.Payload;
 import dev.sluice.core.serde.ShuffleCodec;
 import java.io.DataInputStream;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import ai.rapids.cudf.Schema;
 import com.nvidia.spark.rapids.jni.kudo.KudoHostMergeResult;
 import com.nvidia.spark.rapids.jni.kudo.KudoSerializer;
 import com.nvidia.spark.rapids.jni.kudo.KudoTable;
-import dev.sluice.core.serde.Payload;
+import dev.sluice.spi.Payload;
 import dev.sluice.core.serde.ShuffleCodec;
 import java.io.DataInputStream;
 import java.io.EOFException;

@@ -1,5 +1,6 @@
 package dev.sluice.gpu;
 
+import dev.sluice.core.memory.ArrowHostAllocator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,16 +11,16 @@ import ai.rapids.cudf.PartitionedTable;
 import ai.rapids.cudf.PinnedMemoryPool;
 import ai.rapids.cudf.Table;
 import dev.sluice.core.input.MapTaskInput;
-import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.output.PartitionReader;
-import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.PartitionReader;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.partition.SparkMurmur3;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.VerificationResult;
-import dev.sluice.core.write.MapTask;
-import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.StrategySpec;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.spi.MapTask;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.WriterConfig;
 import dev.sluice.testkit.Leaks;
 import java.io.ByteArrayOutputStream;
 import java.nio.channels.Channels;
@@ -148,7 +149,7 @@ class DeviceTest {
                             for (ShuffleRecord record : parts.records(format)) {
                                 int p = record.partitionId();
                                 outs[p] = outs[p] == null ? new ByteArrayOutputStream() : outs[p];
-                                record.payload().writeTo(Channels.newChannel(outs[p]), allocator);
+                                record.payload().writeTo(Channels.newChannel(outs[p]), ArrowHostAllocator.of(allocator));
                             }
                         }
                     }
@@ -187,7 +188,7 @@ class DeviceTest {
                         int start = partitioning.startPartition(9, n);
                         RowMultisets expected = RowMultisets.expected(input.batches(), partitioning, n, start);
                         WriterConfig config = WriterConfig.builder().partitions(n).threads(4)
-                                .codec(ShuffleCodec.LZ4_BLOCK).outputDir(dir).build();
+                                .outputDir(dir).build();
                         DeviceTimes times = new DeviceTimes();
                         try (ShuffleExecutor executor = StrategySpec.parse("strategy", strategy)
                                 .createExecutor(config, storage, allocator)) {

@@ -4,17 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.io.IoFaults;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.IoFaults;
 import dev.sluice.core.input.MapTaskInput;
-import dev.sluice.core.output.PartitionReader;
+import dev.sluice.spi.PartitionReader;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.VerificationResult;
-import dev.sluice.core.write.MapTask;
-import dev.sluice.core.write.Presets;
-import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.StrategySpec;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.spi.MapTask;
+import dev.sluice.core.strategy.Presets;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.WriterConfig;
 import dev.sluice.testkit.Leaks;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,11 +107,11 @@ class GpuPathThroughStrategiesTest {
         long mapId = 3;
         int start = partitioning.startPartition(mapId, partitions);
         RowMultisets expected = RowMultisets.expected(input.batches(), partitioning, partitions, start);
-        WriterConfig config = WriterConfig.builder().partitions(partitions).threads(2).codec(codec).outputDir(dir)
+        WriterConfig config = WriterConfig.builder().partitions(partitions).threads(2).outputDir(dir)
                 .build();
         if (spec.problem(config) != null) {
             // Skip-merge needs a memory limit (as upstream needs its off-heap limit): one far above these inputs.
-            config = WriterConfig.builder().partitions(partitions).threads(2).codec(codec).outputDir(dir)
+            config = WriterConfig.builder().partitions(partitions).threads(2).outputDir(dir)
                     .memoryLimit(256L << 20).build();
         }
         try (ShuffleExecutor executor = spec.createExecutor(config, storage, allocator)) {

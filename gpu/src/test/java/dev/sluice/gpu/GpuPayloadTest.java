@@ -1,14 +1,15 @@
 package dev.sluice.gpu;
 
+import dev.sluice.core.memory.ArrowHostAllocator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.rapids.cudf.HostColumnVector;
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.input.MapTaskInput;
-import dev.sluice.core.output.PartitionReader;
-import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.spi.PartitionReader;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.VerificationResult;
 import java.io.ByteArrayOutputStream;
@@ -54,7 +55,7 @@ class GpuPayloadTest {
                     long rows = 0;
                     for (ShuffleRecord record : records) {
                         ByteArrayOutputStream out = new ByteArrayOutputStream();
-                        long written = record.payload().writeTo(Channels.newChannel(out), allocator);
+                        long written = record.payload().writeTo(Channels.newChannel(out), ArrowHostAllocator.of(allocator));
                         assertEquals(out.size(), written, what);
                         assertTrue(written <= record.payload().serializedBound(),
                                 what + ": " + written + " > bound " + record.payload().serializedBound());
@@ -64,7 +65,7 @@ class GpuPayloadTest {
                         }
                         // Writing twice gives the same bytes.
                         ByteArrayOutputStream again = new ByteArrayOutputStream();
-                        record.payload().writeTo(Channels.newChannel(again), allocator);
+                        record.payload().writeTo(Channels.newChannel(again), ArrowHostAllocator.of(allocator));
                         assertEquals(ByteBuffer.wrap(out.toByteArray()), ByteBuffer.wrap(again.toByteArray()), what);
                         streams[record.partitionId()] = out.toByteArray();
                         rows += record.rows();
@@ -97,7 +98,7 @@ class GpuPayloadTest {
                 byte[][] streams = new byte[partitions][];
                 for (ShuffleRecord record : parts.records(format)) {
                     ByteArrayOutputStream out = new ByteArrayOutputStream();
-                    record.payload().writeTo(Channels.newChannel(out), allocator);
+                    record.payload().writeTo(Channels.newChannel(out), ArrowHostAllocator.of(allocator));
                     streams[record.partitionId()] = out.toByteArray();
                 }
                 VerificationResult result = GpuVerifier.verify(new InMemory(streams), expected, format,
@@ -121,7 +122,7 @@ class GpuPayloadTest {
                 try (HostPartitions parts = HostPartitions.onHost(batch, GpuPartitioning.HASH, 1, 0,
                         HostMemory.pageable(), allocator)) {
                     ByteArrayOutputStream out = new ByteArrayOutputStream();
-                    parts.records(format).get(0).payload().writeTo(Channels.newChannel(out), allocator);
+                    parts.records(format).get(0).payload().writeTo(Channels.newChannel(out), ArrowHostAllocator.of(allocator));
                     byte[] whole = out.toByteArray();
                     // Cut in the middle, in the first header, and (plain) near the end of the body or with a second
                     // table's header begun but not finished. (lz4-block's reader takes a stream cut in its end mark
@@ -164,7 +165,7 @@ class GpuPayloadTest {
                     int rows = Math.min(101, batch.getRowCount() - from);
                     var payload = format.payload(host, from, rows);
                     ByteArrayOutputStream out = new ByteArrayOutputStream();
-                    payload.writeTo(Channels.newChannel(out), allocator);
+                    payload.writeTo(Channels.newChannel(out), ArrowHostAllocator.of(allocator));
                     assertEquals(payload.inputBytes(), out.size(), "uncompressed, the bytes are the serialized size");
                     RowMultisets expected = new RowMultisets(1);
                     try (VectorSchemaRoot slice = batch.slice(from, rows)) {
@@ -192,7 +193,7 @@ class GpuPayloadTest {
                 for (GpuSerializer serializer : GpuSerializer.values()) {
                     var payload = serializer.format(ShuffleCodec.NONE, batch.getSchema()).payload(host, 5, 300);
                     ByteArrayOutputStream out = new ByteArrayOutputStream();
-                    payload.writeTo(Channels.newChannel(out), allocator);
+                    payload.writeTo(Channels.newChannel(out), ArrowHostAllocator.of(allocator));
                     bytes[serializer.ordinal()] = out.toByteArray();
                 }
                 // kudo's magic is "KUD0"; JCudfSerialization's is "CUDF".

@@ -1,14 +1,14 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.run.SeedScale;
 import dev.sluice.core.run.Workload;
 import dev.sluice.core.serde.ShuffleCodec;
-import dev.sluice.core.write.Presets;
-import dev.sluice.core.write.StrategySpec;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.core.strategy.Presets;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.WriterConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -413,7 +413,8 @@ public final class BenchPlan {
 
     /** A configuration to check a strategy spec against, before anything runs. */
     private static WriterConfig probe(String codec, long memoryLimit) {
-        return WriterConfig.builder().codec(ShuffleCodec.parse("codec", codec)).memoryLimit(memoryLimit)
+        ShuffleCodec.parse("codec", codec);
+        return WriterConfig.builder().memoryLimit(memoryLimit)
                 .outputDir(Path.of(System.getProperty("java.io.tmpdir"))).build();
     }
 

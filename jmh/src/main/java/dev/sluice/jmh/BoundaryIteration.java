@@ -1,6 +1,6 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.io.ProcSelfIo;
+import dev.sluice.core.measure.ProcSelfIo;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.network.NetworkBoundary;
 import dev.sluice.network.ReceivedMapOutput;

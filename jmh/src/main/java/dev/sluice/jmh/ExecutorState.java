@@ -1,7 +1,7 @@
 package dev.sluice.jmh;
 
 import dev.sluice.core.device.EmulatedDevice;
-import dev.sluice.core.io.CountedStorage;
+import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.Wave;
 import dev.sluice.core.run.WaveResult;

@@ -1,11 +1,11 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.io.Bytes;
-import dev.sluice.core.memory.MemoryPlan;
-import dev.sluice.core.memory.TaskShape;
+import dev.sluice.spi.Bytes;
+import dev.sluice.spi.MemoryPlan;
+import dev.sluice.spi.TaskShape;
 import dev.sluice.core.run.Workload;
-import dev.sluice.core.write.StrategySpec;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.WriterConfig;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;

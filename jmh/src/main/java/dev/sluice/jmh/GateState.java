@@ -1,6 +1,6 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.io.Bytes;
+import dev.sluice.spi.Bytes;
 import dev.sluice.core.run.DirtyPages;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;

@@ -1,8 +1,8 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.io.IoSnapshot;
-import dev.sluice.core.output.MapOutput;
-import dev.sluice.core.output.PartitionReader;
+import dev.sluice.spi.storage.IoSnapshot;
+import dev.sluice.spi.MapOutput;
+import dev.sluice.spi.PartitionReader;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.core.verify.Verifier;
 import dev.sluice.gpu.DeviceTimes;

@@ -1,11 +1,11 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.output.MapOutput;
+import dev.sluice.spi.MapOutput;
 import dev.sluice.core.partition.PartitionedInput;
-import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.serde.ArrowIpcFormat;
-import dev.sluice.core.write.MapTask;
-import dev.sluice.core.write.ShuffleWriter;
+import dev.sluice.spi.MapTask;
+import dev.sluice.spi.ShuffleWriter;
 import dev.sluice.gpu.DeviceInput;
 import dev.sluice.gpu.DeviceTimes;
 import dev.sluice.gpu.GpuMapTask;

@@ -1,6 +1,6 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.io.IoSnapshot;
+import dev.sluice.spi.storage.IoSnapshot;
 import dev.sluice.gpu.DeviceTimes;
 import dev.sluice.gpu.HostMemory;
 import java.util.concurrent.atomic.AtomicReference;

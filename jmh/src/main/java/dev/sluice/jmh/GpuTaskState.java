@@ -4,13 +4,13 @@ import dev.sluice.core.input.BatchGenerator;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.input.MapTaskInput;
-import dev.sluice.core.io.CountedStorage;
+import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.Reference;
-import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.StrategySpec;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.WriterConfig;
 import dev.sluice.gpu.GpuPartitioning;
 import dev.sluice.gpu.RowMultisets;
 import java.io.IOException;
@@ -81,7 +81,7 @@ public class GpuTaskState {
         gpuPartitioning = GpuPartitioning.parse("partitioning", partitioning);
         cpuPartitioning = Partitioning.parse("partitioning", partitioning);
         shuffleCodec = ShuffleCodec.parse("codec", codec);
-        WriterConfig probe = WriterConfig.builder().partitions(partitions).threads(threads).codec(shuffleCodec)
+        WriterConfig probe = WriterConfig.builder().partitions(partitions).threads(threads)
                 .outputDir(Path.of(System.getProperty("java.io.tmpdir"))).build();
         spec.check("strategy", probe);
         long start = System.nanoTime();
@@ -93,7 +93,7 @@ public class GpuTaskState {
         dir = TrialDirectory.create("sluice-gpu-");
         storage = new CountedStorage();
         executor = spec.createExecutor(WriterConfig.builder().partitions(partitions).threads(threads)
-                .codec(shuffleCodec).outputDir(dir).build(), storage, allocator);
+                .outputDir(dir).build(), storage, allocator);
         System.out.printf(Locale.ROOT, "%nsluice input: %s x %.3f, %d rows, %d bytes, %d batches, fingerprint %s, "
                         + "made in %.1f s%n", size, scale, input.rows(), input.bytes(), input.batches().size(),
                 input.fingerprint(), (System.nanoTime() - start) / 1e9);

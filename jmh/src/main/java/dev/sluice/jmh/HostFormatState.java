@@ -1,9 +1,9 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.partition.PartitionedInput;
 import dev.sluice.core.serde.ArrowIpcFormat;
-import dev.sluice.core.serde.StreamFormat;
+import dev.sluice.spi.StreamFormat;
 import dev.sluice.gpu.GpuFormat;
 import dev.sluice.gpu.GpuSerializer;
 import dev.sluice.gpu.HostMemory;

@@ -1,6 +1,6 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.run.WaveInput;
 import dev.sluice.core.run.Workload;

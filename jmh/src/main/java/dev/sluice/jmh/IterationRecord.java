@@ -1,9 +1,9 @@
 package dev.sluice.jmh;
 
 import dev.sluice.core.device.EmulatedDevice;
-import dev.sluice.core.io.IoSnapshot;
-import dev.sluice.core.io.ProcSelfIo;
-import dev.sluice.core.io.ProcSelfStat;
+import dev.sluice.spi.storage.IoSnapshot;
+import dev.sluice.core.measure.ProcSelfIo;
+import dev.sluice.core.measure.ProcSelfStat;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.ReduceRead;
 import dev.sluice.core.run.WaveResult;

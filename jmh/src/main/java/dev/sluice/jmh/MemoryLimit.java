@@ -1,8 +1,8 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.run.SeedScale;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.spi.WriterConfig;
 
 /**
  * The benchmarks' {@code memoryLimit} parameter: {@code none} (upstream's default), a byte size, or

@@ -2,7 +2,7 @@ package dev.sluice.jmh;
 
 import dev.sluice.core.run.Workload;
 import dev.sluice.core.serde.ShuffleCodec;
-import dev.sluice.core.write.OwnedThreads;
+import dev.sluice.spi.OwnedThreads;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.ReduceRead;

@@ -1,18 +1,18 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.device.EmulatedDevice;
-import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.io.FilePurpose;
-import dev.sluice.core.io.IoSnapshot;
-import dev.sluice.core.io.ProcSelfIo;
-import dev.sluice.core.io.WritableFile;
-import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.FilePurpose;
+import dev.sluice.spi.storage.IoSnapshot;
+import dev.sluice.core.measure.ProcSelfIo;
+import dev.sluice.spi.storage.WritableFile;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.run.Workload;
-import dev.sluice.core.serde.StreamFormat;
-import dev.sluice.core.write.OwnedThreads;
+import dev.sluice.spi.StreamFormat;
+import dev.sluice.spi.OwnedThreads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
@@ -26,6 +26,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import dev.sluice.core.memory.ArrowHostAllocator;
+import dev.sluice.spi.memory.HostAllocator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -117,13 +119,14 @@ public class RawWriteBenchmark extends RunSettings {
                 ExecutorService counters = Executors.newFixedThreadPool(slices);
                 try {
                     List<Future<Long>> counts = new ArrayList<>();
+                    HostAllocator scratch = ArrowHostAllocator.of(allocator);
                     for (int s = 0; s < slices; s++) {
                         List<ShuffleRecord> slice = records.subList(records.size() * s / slices,
                                 records.size() * (s + 1) / slices);
                         counts.add(counters.submit(() -> {
                             Counting counting = new Counting();
                             for (ShuffleRecord record : slice) {
-                                record.payload().writeTo(counting, allocator);
+                                record.payload().writeTo(counting, scratch);
                             }
                             return counting.bytes;
                         }));

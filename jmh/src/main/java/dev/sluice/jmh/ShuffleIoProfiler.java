@@ -1,8 +1,8 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.io.Bytes;
-import dev.sluice.core.io.IoSnapshot;
-import dev.sluice.core.io.ProcSelfIo;
+import dev.sluice.spi.Bytes;
+import dev.sluice.spi.storage.IoSnapshot;
+import dev.sluice.core.measure.ProcSelfIo;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;

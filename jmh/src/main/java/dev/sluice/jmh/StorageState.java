@@ -1,10 +1,10 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.device.RunDevice;
-import dev.sluice.core.memory.TaskShape;
+import dev.sluice.spi.TaskShape;
 import dev.sluice.core.run.Workload;
 import java.io.IOException;
 import java.nio.file.Path;

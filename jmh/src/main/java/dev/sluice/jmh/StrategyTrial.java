@@ -1,8 +1,9 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.io.CountedStorage;
+import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.core.memory.DoesNotFitException;
-import dev.sluice.core.memory.MemoryPlan;
+import dev.sluice.core.measure.Meminfo;
+import dev.sluice.spi.MemoryPlan;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.Wave;
 import dev.sluice.core.run.WaveInput;
@@ -10,9 +11,10 @@ import dev.sluice.core.run.WaveMemory;
 import dev.sluice.core.run.WaveResult;
 import dev.sluice.core.run.WaveStorage;
 import dev.sluice.core.run.Workload;
-import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.StrategySpec;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.WriterConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -31,6 +33,8 @@ final class StrategyTrial implements AutoCloseable {
     /** The {@code memoryLimit} parameter's value for this strategy, as given. */
     final String memoryLimit;
     private final WriterConfig.Builder builder;
+    /** The codec of the records this strategy is given. */
+    private final ShuffleCodec codec;
     private WriterConfig config;
     private CountedStorage storage;
     private Path dir;
@@ -38,8 +42,10 @@ final class StrategyTrial implements AutoCloseable {
     private BufferAllocator allocator;
     private ShuffleExecutor executor;
 
-    private StrategyTrial(String text, StrategySpec spec, String memoryLimit, WriterConfig.Builder builder) {
+    private StrategyTrial(String text, StrategySpec spec, String memoryLimit, WriterConfig.Builder builder,
+                          ShuffleCodec codec) {
         this.text = text;
+        this.codec = codec;
         this.spec = spec;
         this.memoryLimit = memoryLimit;
         this.builder = builder;
@@ -65,7 +71,7 @@ final class StrategyTrial implements AutoCloseable {
             System.err.println("sluice: warning: " + text + ": " + warning);
         }
         MemoryPlan plan = WaveMemory.plan(spec, probe, workload);
-        String refusal = plan.refusal(MemoryPlan.availableMemory(), Runtime.getRuntime().maxMemory());
+        String refusal = plan.refusal(Meminfo.available(), Runtime.getRuntime().maxMemory());
         if (refusal == null) {
             // The trial's files go under -Dsluice.dir or the temp directory (TrialDirectory).
             refusal = WaveStorage.plan(spec, probe, workload).refusal(TrialDirectory.base());
@@ -74,7 +80,7 @@ final class StrategyTrial implements AutoCloseable {
             throw new DoesNotFitException(String.format(Locale.ROOT, "%s at %s x %.3f with %d tasks %s", text,
                     workload.size.label(), workload.scale, workload.tasks, refusal));
         }
-        return new StrategyTrial(text, spec, memoryLimit, builder);
+        return new StrategyTrial(text, spec, memoryLimit, builder, workload.codec);
     }
 
     /**
@@ -112,7 +118,11 @@ final class StrategyTrial implements AutoCloseable {
 
     /** One wave of every task of {@code input} at once through the running executor; the caller owns the result. */
     WaveResult runWave(Wave wave, WaveInput input, DirtyPages dirty) throws Exception {
-        return wave.run(executor, input, config.codec, storage, dirty);
+        return wave.run(executor, input, codec, storage, dirty);
+    }
+
+    ShuffleCodec codec() {
+        return codec;
     }
 
     WriterConfig config() {

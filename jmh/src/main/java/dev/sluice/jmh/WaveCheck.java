@@ -1,6 +1,6 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.output.PartitionReader;
+import dev.sluice.spi.PartitionReader;
 import dev.sluice.core.run.MapTaskResult;
 import dev.sluice.core.run.ReduceRead;
 import dev.sluice.core.run.WaveResult;
@@ -72,7 +72,7 @@ final class WaveCheck {
         try (PartitionReader reader = task.output.openReader(trial.storage())) {
             if (rowByRow) {
                 VerificationResult rows = Verifier.verify(reader, task.input.reference, task.input.schema,
-                        trial.config().codec, allocator);
+                        trial.codec(), allocator);
                 if (!rows.ok()) {
                     throw new IllegalStateException("strategy " + trial.text + " wrote wrong bytes for map "
                             + task.input.mapId + ": " + rows);
@@ -97,7 +97,7 @@ final class WaveCheck {
             for (MapTaskResult task : wave.tasks) {
                 references.add(task.input.reference);
             }
-            key = VerifiedDigests.key(wave.tasks.get(0).input.schema, trial.config().codec, references);
+            key = VerifiedDigests.key(wave.tasks.get(0).input.schema, trial.codec(), references);
             Optional<List<OutputDigest>> known = cache.lookup(key);
             if (known.isPresent()) {
                 List<OutputDigest> digests = digests(false, wave, trial, allocator);

@@ -1,8 +1,8 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.run.Workload;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.spi.WriterConfig;
 import java.util.Arrays;
 import java.util.List;
 import org.openjdk.jmh.annotations.Param;
@@ -49,7 +49,7 @@ public class WriterSettings {
     /** The configuration of a strategy with memory limit {@code limit} (one of {@link #memoryLimits}), without its output directory. */
     WriterConfig.Builder config(Workload workload, String limit) {
         return WriterConfig.builder().partitions(workload.partitions).threads(threads)
-                .memoryLimit(MemoryLimit.parse("memoryLimit", limit)).codec(workload.codec).fsync(sync);
+                .memoryLimit(MemoryLimit.parse("memoryLimit", limit)).fsync(sync);
     }
 
     /** A list parameter's values: {@code a+b+c}. */

@@ -1,7 +1,7 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.InvalidParameterException;
-import dev.sluice.core.write.StrategySpec;
+import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.core.strategy.StrategySpec;
 import java.io.IOException;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;

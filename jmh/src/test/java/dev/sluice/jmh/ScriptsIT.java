@@ -311,7 +311,7 @@ class ScriptsIT {
         Path classes = Paths.get("target/test-classes").toAbsolutePath();
         Path dir = WORK.resolve("strategy-classes");
         deleteRecursively(dir);
-        Path services = dir.resolve("META-INF/services/dev.sluice.core.write.ShuffleWriterFactory");
+        Path services = dir.resolve("META-INF/services/dev.sluice.spi.ShuffleWriterFactory");
         Files.createDirectories(services.getParent());
         Files.writeString(services, "dev.sluice.jmh.teststrategy.RenamedPerBatchFactory\n"
                 + "dev.sluice.jmh.teststrategy.FailingFactory\n");

@@ -28,7 +28,7 @@ public final class BatchCoalescer implements AutoCloseable {
 
     public BatchCoalescer(Schema schema, int targetRows, BufferAllocator allocator) {
         if (targetRows < 1) {
-            throw new dev.sluice.core.InvalidParameterException("targetRows", targetRows, "an integer >= 1");
+            throw new dev.sluice.spi.InvalidParameterException("targetRows", targetRows, "an integer >= 1");
         }
         this.schema = schema;
         this.targetRows = targetRows;

@@ -1,6 +1,6 @@
 package dev.sluice.network;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.partition.PartitionedInput;
 import dev.sluice.core.serde.ArrowIpcFormat;
 import java.io.IOException;

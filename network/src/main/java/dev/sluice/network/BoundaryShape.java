@@ -1,6 +1,6 @@
 package dev.sluice.network;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 
 /** The experiment's shape: partitions, rows of the input batches, rows of the batches the wire should carry. */
 public final class BoundaryShape {

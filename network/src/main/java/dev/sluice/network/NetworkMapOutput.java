@@ -1,9 +1,10 @@
 package dev.sluice.network;
 
-import dev.sluice.core.serde.Payload;
-import dev.sluice.core.serde.StreamFormat;
+import dev.sluice.spi.Payload;
+import dev.sluice.spi.StreamFormat;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
+import dev.sluice.core.memory.ArrowHostAllocator;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -44,7 +45,7 @@ public final class NetworkMapOutput implements AutoCloseable {
             opened[partition] = true;
             frame(Frame.Kind.STREAM_OPEN, partition, 0, bytes(format.streamHeader()));
         }
-        ByteBuf body = payload.toDirect(sender.buffers(), scratch);
+        ByteBuf body = payload.toDirect(sender.buffers(), ArrowHostAllocator.of(scratch));
         serializedBytes += body.readableBytes();
         batches++;
         rows += payload.rows();

@@ -1,6 +1,6 @@
 package dev.sluice.network;
 
-import dev.sluice.core.serde.StreamFormat;
+import dev.sluice.spi.StreamFormat;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -63,7 +63,7 @@ public final class NetworkSender implements AutoCloseable {
     public static NetworkSender connect(NetworkTransport transport, InetSocketAddress receiver, int flushBytes,
                                         Duration timeout) throws IOException {
         if (flushBytes < 1) {
-            throw new dev.sluice.core.InvalidParameterException("flushBytes", flushBytes, "an integer >= 1");
+            throw new dev.sluice.spi.InvalidParameterException("flushBytes", flushBytes, "an integer >= 1");
         }
         EventLoop eventLoop = transport.eventLoop("sluice-net-sender");
         Replies replies = new Replies();
@@ -110,7 +110,7 @@ public final class NetworkSender implements AutoCloseable {
             throw new IllegalStateException("a map output is open on this connection; commit or abort it first");
         }
         if (partitions < 1) {
-            throw new dev.sluice.core.InvalidParameterException("partitions", partitions, "an integer >= 1");
+            throw new dev.sluice.spi.InvalidParameterException("partitions", partitions, "an integer >= 1");
         }
         open = new NetworkMapOutput(this, format, partitions);
         return open;

@@ -1,6 +1,6 @@
 package dev.sluice.network;
 
-import dev.sluice.core.output.PartitionReader;
+import dev.sluice.spi.PartitionReader;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufInputStream;

@@ -1,6 +1,6 @@
 package dev.sluice.testkit;
 
-import dev.sluice.core.output.PartitionReader;
+import dev.sluice.spi.PartitionReader;
 import dev.sluice.core.serde.ShuffleCodec;
 import java.io.InputStream;
 import java.nio.channels.Channels;

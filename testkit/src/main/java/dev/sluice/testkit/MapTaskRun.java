@@ -1,18 +1,18 @@
 package dev.sluice.testkit;
 
 import dev.sluice.core.input.InputSpec;
-import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.output.MapOutput;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.MapOutput;
 import dev.sluice.core.partition.Partitioning;
-import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.run.MapTaskRunner;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.Reference;
-import dev.sluice.core.write.MapTask;
-import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.StrategySpec;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.spi.MapTask;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.WriterConfig;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -48,11 +48,11 @@ public final class MapTaskRun implements AutoCloseable {
         return input.records(codec);
     }
 
-    /** Writes every record with a fresh executor of {@code strategy} and commits. */
-    public MapOutput write(StrategySpec strategy, WriterConfig config, CountedStorage storage,
+    /** Writes every record, its payload in {@code codec}, with a fresh executor of {@code strategy} and commits. */
+    public MapOutput write(StrategySpec strategy, WriterConfig config, ShuffleCodec codec, CountedStorage storage,
                            BufferAllocator allocator) throws Exception {
         try (ShuffleExecutor executor = strategy.createExecutor(config, storage, allocator)) {
-            return write(executor, config.codec);
+            return write(executor, codec);
         }
     }
 

@@ -9,27 +9,27 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.input.KeyDistribution;
-import dev.sluice.core.io.Bytes;
-import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.io.IoFaults;
-import dev.sluice.core.io.WriteKind;
-import dev.sluice.core.output.IndexFile;
-import dev.sluice.core.output.MapOutput;
-import dev.sluice.core.output.MapOutputFiles;
-import dev.sluice.core.output.PartitionReader;
+import dev.sluice.spi.Bytes;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.IoFaults;
+import dev.sluice.spi.storage.WriteKind;
+import dev.sluice.spi.storage.IndexFile;
+import dev.sluice.spi.MapOutput;
+import dev.sluice.spi.storage.MapOutputFiles;
+import dev.sluice.spi.PartitionReader;
 import dev.sluice.core.partition.Partitioning;
-import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.run.MapTaskResult;
 import dev.sluice.core.run.MapTaskRunner;
-import dev.sluice.core.serde.Payload;
+import dev.sluice.spi.Payload;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.core.verify.Verifier;
-import dev.sluice.core.write.MapTask;
-import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.ShuffleWriter;
-import dev.sluice.core.write.StrategySpec;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.spi.MapTask;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.ShuffleWriter;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.WriterConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -49,6 +49,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.Adler32;
+import dev.sluice.core.memory.ArrowHostAllocator;
+import dev.sluice.spi.memory.HostAllocator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.TestInstance;
@@ -157,9 +159,9 @@ public abstract class ShuffleWriterContract {
             CountedStorage storage = new CountedStorage();
             // A limit no map task here comes near, for the strategies that need one to run.
             long limit = memoryLimit(variant) == MemoryLimit.REFUSED ? WriterConfig.UNLIMITED : 256 * Bytes.MiB;
-            WriterConfig config = config(dir, partitions, codec, limit);
+            WriterConfig config = config(dir, partitions, limit);
             byte[][] expected = expectedPartitions(run, codec, partitions, allocator);
-            try (MapOutput output = run.write(spec(variant), config, storage, allocator)) {
+            try (MapOutput output = run.write(spec(variant), config, codec, storage, allocator)) {
                 assertEquals(partitions, output.numPartitions(), what + ": partitions in the output");
                 try (PartitionReader reader = output.openReader(storage)) {
                     for (int p = 0; p < partitions; p++) {
@@ -218,7 +220,7 @@ public abstract class ShuffleWriterContract {
              MapTaskRun run = new MapTaskRun(smallInput(), Partitioning.ROUNDROBIN, PARTITIONS, allocator)) {
             WriterConfig config = limitedConfig(dir, variant);
             CountedStorage counting = new CountedStorage();
-            try (MapOutput output = run.write(spec(variant), config, counting, allocator)) {
+            try (MapOutput output = run.write(spec(variant), config, LIMITED_CODEC, counting, allocator)) {
                 output.delete(counting);
             }
             long calls = counting.counters().snapshot().writeCalls;
@@ -232,7 +234,7 @@ public abstract class ShuffleWriterContract {
                 runs++;
                 String what = variant + ", storage failing at write call #" + k + " of " + calls;
                 CountedStorage failing = new CountedStorage(IoFaults.failingWriteCall(k));
-                try (MapOutput output = run.write(spec(variant), config, failing, allocator)) {
+                try (MapOutput output = run.write(spec(variant), config, LIMITED_CODEC, failing, allocator)) {
                     assertVerifies(run, output, failing, allocator, ShuffleCodec.LZ4_FRAME, what);
                     output.delete(failing);
                 } catch (Exception e) {
@@ -253,7 +255,7 @@ public abstract class ShuffleWriterContract {
              MapTaskRun run = new MapTaskRun(smallInput(), Partitioning.ROUNDROBIN, PARTITIONS, allocator)) {
             WriterConfig config = limitedConfig(dir, variant, true);
             CountedStorage counting = new CountedStorage();
-            try (MapOutput output = run.write(spec(variant), config, counting, allocator)) {
+            try (MapOutput output = run.write(spec(variant), config, LIMITED_CODEC, counting, allocator)) {
                 output.delete(counting);
             }
             long renames = counting.counters().snapshot().renames;
@@ -357,7 +359,8 @@ public abstract class ShuffleWriterContract {
         InputSpec spec = InputSpec.of(DataSize.TINY, 3).withRowsPerBatch(4096);
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskRun run = new MapTaskRun(spec, Partitioning.HASH, 50, allocator)) {
-            WriterConfig config = config(dir, 50, ShuffleCodec.LZ4_BLOCK, limit);
+            ShuffleCodec codec = ShuffleCodec.LZ4_BLOCK;
+            WriterConfig config = config(dir, 50, limit);
             CountedStorage storage = new CountedStorage();
             MemoryLimit treatment = memoryLimit(variant);
             if (treatment == MemoryLimit.REFUSED) {
@@ -370,13 +373,13 @@ public abstract class ShuffleWriterContract {
             }
             assertTrue(run.input.bytes >= 10 * limit, "the input is not 10x the limit");
             try (ShuffleExecutor executor = spec(variant).createExecutor(config, storage, allocator)) {
-                MapTaskResult task = MapTaskRunner.run(executor, run.input, config.codec);
+                MapTaskResult task = MapTaskRunner.run(executor, run.input, codec);
                 try (MapOutput output = task.output) {
                     if (treatment == MemoryLimit.HONOURED) {
                         assertTrue(task.peakBufferedBytes <= limit, variant + ": peak memory "
                                 + task.peakBufferedBytes + " bytes, over the limit of " + limit);
                     }
-                    assertVerifies(run, output, storage, allocator, config.codec, variant + " under a memory limit");
+                    assertVerifies(run, output, storage, allocator, codec, variant + " under a memory limit");
                     output.delete(storage);
                 }
             }
@@ -396,8 +399,9 @@ public abstract class ShuffleWriterContract {
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskRun run = new MapTaskRun(spec, Partitioning.HASH, partitions, allocator)) {
             CountedStorage storage = new CountedStorage();
-            WriterConfig config = config(dir, partitions, ShuffleCodec.LZ4_FRAME, limit);
-            List<ShuffleRecord> records = run.records(config.codec);
+            ShuffleCodec codec = ShuffleCodec.LZ4_FRAME;
+            WriterConfig config = config(dir, partitions, limit);
+            List<ShuffleRecord> records = run.records(codec);
             ExecutorService threads = Executors.newFixedThreadPool(tasks);
             int failedUnderPressure = 0;
             try (ShuffleExecutor executor = spec(variant).createExecutor(config, storage, allocator)) {
@@ -406,7 +410,7 @@ public abstract class ShuffleWriterContract {
                     long mapId = t;
                     results.add(threads.submit(() -> {
                         MapOutput output;
-                        MapTask task = new MapTask(MapTaskRun.SHUFFLE_ID, mapId, run.input.format(config.codec));
+                        MapTask task = new MapTask(MapTaskRun.SHUFFLE_ID, mapId, run.input.format(codec));
                         try (ShuffleWriter writer = executor.createMapOutputWriter(task)) {
                             for (ShuffleRecord record : records) {
                                 writer.write(record);
@@ -419,7 +423,7 @@ public abstract class ShuffleWriterContract {
                         }
                         try (output; PartitionReader reader = output.openReader(storage)) {
                             VerificationResult verified = Verifier.verify(reader, run.reference, run.input.schema,
-                                    config.codec, allocator);
+                                    codec, allocator);
                             output.delete(storage);
                             return verified;
                         }
@@ -459,12 +463,15 @@ public abstract class ShuffleWriterContract {
         return InputSpec.of(DataSize.TINY, 0.25).withRowsPerBatch(2048);
     }
 
-    private static WriterConfig config(Path dir, int partitions, ShuffleCodec codec, long memoryLimit) {
-        return WriterConfig.builder().partitions(partitions).threads(3).codec(codec).memoryLimit(memoryLimit)
+    private static WriterConfig config(Path dir, int partitions, long memoryLimit) {
+        return WriterConfig.builder().partitions(partitions).threads(3).memoryLimit(memoryLimit)
                 .outputDir(dir).build();
     }
 
     /** A small memory limit (partials go to file) unless the variant refuses one. */
+    /** The codec of the records that writes under {@link #limitedConfig} are given. */
+    private static final ShuffleCodec LIMITED_CODEC = ShuffleCodec.LZ4_FRAME;
+
     private WriterConfig limitedConfig(Path dir, String variant) {
         return limitedConfig(dir, variant, false);
     }
@@ -472,13 +479,13 @@ public abstract class ShuffleWriterContract {
     private WriterConfig limitedConfig(Path dir, String variant, boolean fsync) {
         long limit = memoryLimit(variant) == MemoryLimit.REFUSED ? WriterConfig.UNLIMITED : 256 * Bytes.KiB;
         return WriterConfig.builder().partitions(PARTITIONS).threads(3).memoryLimit(limit)
-                .codec(ShuffleCodec.LZ4_FRAME).fsync(fsync).outputDir(dir).build();
+                .fsync(fsync).outputDir(dir).build();
     }
 
     private static MapOutput writeAll(String variant, MapTaskRun run, List<ShuffleRecord> records, WriterConfig config,
                                       CountedStorage storage, BufferAllocator allocator) throws Exception {
         try (ShuffleExecutor executor = spec(variant).createExecutor(config, storage, allocator);
-             ShuffleWriter writer = executor.createMapOutputWriter(run.task(config.codec))) {
+             ShuffleWriter writer = executor.createMapOutputWriter(run.task(LIMITED_CODEC))) {
             for (ShuffleRecord record : records) {
                 writer.write(record);
             }
@@ -489,7 +496,8 @@ public abstract class ShuffleWriterContract {
     private void assertFailsCleanly(String variant, MapTaskRun run, BufferAllocator allocator, Path dir,
                                     WriterConfig config, IoFaults faults, String what) throws Exception {
         CountedStorage storage = new CountedStorage(faults);
-        Exception e = assertThrows(Exception.class, () -> run.write(spec(variant), config, storage, allocator),
+        Exception e = assertThrows(Exception.class, () -> run.write(spec(variant), config, LIMITED_CODEC, storage,
+                        allocator),
                 variant + ": committed despite a failing " + what);
         assertTrue(Causes.of(e).contains("injected fault: " + what), variant + ", " + what + ": " + Causes.of(e));
         assertEquals(List.of(), storage.leftBehind(), variant + ", failing " + what + ": files left behind");
@@ -507,7 +515,7 @@ public abstract class ShuffleWriterContract {
                 streams[p] = new ByteArrayOutputStream();
                 streams[p].write(task.format.streamHeader());
             }
-            record.payload().writeTo(Channels.newChannel(streams[p]), allocator);
+            record.payload().writeTo(Channels.newChannel(streams[p]), ArrowHostAllocator.of(allocator));
         }
         byte[][] expected = new byte[partitions][];
         for (int p = 0; p < partitions; p++) {
@@ -629,12 +637,12 @@ public abstract class ShuffleWriterContract {
         }
 
         @Override
-        public long writeTo(WritableByteChannel out, BufferAllocator scratch) throws IOException {
+        public long writeTo(WritableByteChannel out, HostAllocator scratch) throws IOException {
             throw new IOException(message);
         }
 
         @Override
-        public io.netty.buffer.ByteBuf toDirect(io.netty.buffer.ByteBufAllocator buffers, BufferAllocator scratch)
+        public io.netty.buffer.ByteBuf toDirect(io.netty.buffer.ByteBufAllocator buffers, HostAllocator scratch)
                 throws IOException {
             throw new IOException(message);
         }

@@ -1,6 +1,6 @@
 package dev.sluice.core.device;
 
-import dev.sluice.core.io.Bytes;
+import dev.sluice.spi.Bytes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package dev.sluice.core.device;
 
-import dev.sluice.core.InvalidParameterException;
-import dev.sluice.core.io.Bytes;
+import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.Bytes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.sluice.core.device;
 
-import dev.sluice.core.io.Bytes;
+import dev.sluice.spi.Bytes;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;

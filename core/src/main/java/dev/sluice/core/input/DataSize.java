@@ -1,6 +1,6 @@
 package dev.sluice.core.input;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

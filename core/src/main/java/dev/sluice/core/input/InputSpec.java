@@ -1,6 +1,6 @@
 package dev.sluice.core.input;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 
 /** What to generate for one map task. Validated on construction; same spec, same bytes. */
 public final class InputSpec {

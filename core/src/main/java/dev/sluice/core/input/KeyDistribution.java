@@ -1,6 +1,6 @@
 package dev.sluice.core.input;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import java.util.SplittableRandom;
 
 /** How the {@code key} column's values are drawn. */

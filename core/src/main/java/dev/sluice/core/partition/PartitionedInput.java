@@ -1,5 +1,7 @@
 package dev.sluice.core.partition;
 
+import dev.sluice.spi.InputBatch;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.input.MapTaskInput;
 import dev.sluice.core.serde.ArrowIpcFormat;
 import java.util.ArrayList;

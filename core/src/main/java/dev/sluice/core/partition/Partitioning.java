@@ -1,6 +1,6 @@
 package dev.sluice.core.partition;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.input.Mix;
 import dev.sluice.core.input.SchemaSpec;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.sluice.core.run;
 
-import dev.sluice.core.io.Meminfo;
+import dev.sluice.core.measure.Meminfo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

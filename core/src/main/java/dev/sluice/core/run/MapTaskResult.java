@@ -1,6 +1,6 @@
 package dev.sluice.core.run;
 
-import dev.sluice.core.output.MapOutput;
+import dev.sluice.spi.MapOutput;
 
 /** One map task written and committed: its output, how long it took, and the most memory its writer held. */
 public final class MapTaskResult {

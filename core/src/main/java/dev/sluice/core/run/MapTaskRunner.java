@@ -1,10 +1,10 @@
 package dev.sluice.core.run;
 
-import dev.sluice.core.output.MapOutput;
-import dev.sluice.core.partition.ShuffleRecord;
+import dev.sluice.spi.MapOutput;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.serde.ShuffleCodec;
-import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.ShuffleWriter;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.ShuffleWriter;
 
 /**
  * One map task, the way every caller runs it (the command line, the benchmarks, the tests): a fresh writer from the

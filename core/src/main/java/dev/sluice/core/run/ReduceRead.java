@@ -1,8 +1,8 @@
 package dev.sluice.core.run;
 
-import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.output.MapOutput;
-import dev.sluice.core.output.PartitionReader;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.MapOutput;
+import dev.sluice.spi.PartitionReader;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,7 +1,7 @@
 package dev.sluice.core.run;
 
-import dev.sluice.core.io.Bytes;
-import dev.sluice.core.io.Meminfo;
+import dev.sluice.spi.Bytes;
+import dev.sluice.core.measure.Meminfo;
 import java.util.Locale;
 
 /**

@@ -2,7 +2,7 @@ package dev.sluice.core.run;
 
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.partition.Partitioning;
-import dev.sluice.core.write.OwnedThreads;
+import dev.sluice.spi.OwnedThreads;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;

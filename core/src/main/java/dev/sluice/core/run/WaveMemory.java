@@ -1,10 +1,10 @@
 package dev.sluice.core.run;
 
-import dev.sluice.core.memory.MemoryPlan;
-import dev.sluice.core.memory.TaskShape;
+import dev.sluice.spi.MemoryPlan;
+import dev.sluice.spi.TaskShape;
 import dev.sluice.core.partition.Partitioning;
-import dev.sluice.core.write.StrategySpec;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.WriterConfig;
 
 /**
  * What a wave of {@code workload} through {@code strategy} may hold at once, for the command line and the benchmarks

@@ -1,11 +1,11 @@
 package dev.sluice.core.run;
 
-import dev.sluice.core.io.Cleanup;
-import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.io.IoSnapshot;
-import dev.sluice.core.io.ProcSelfIo;
-import dev.sluice.core.io.ProcSelfStat;
-import dev.sluice.core.output.MapOutput;
+import dev.sluice.spi.storage.Cleanup;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.IoSnapshot;
+import dev.sluice.core.measure.ProcSelfIo;
+import dev.sluice.core.measure.ProcSelfStat;
+import dev.sluice.spi.MapOutput;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

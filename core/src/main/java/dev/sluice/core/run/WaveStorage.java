@@ -1,9 +1,9 @@
 package dev.sluice.core.run;
 
-import dev.sluice.core.io.StoragePlan;
-import dev.sluice.core.memory.TaskShape;
-import dev.sluice.core.write.StrategySpec;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.spi.StoragePlan;
+import dev.sluice.spi.TaskShape;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.WriterConfig;
 
 /**
  * What a wave of {@code workload} through {@code strategy} may need of its output directory's file system at once,

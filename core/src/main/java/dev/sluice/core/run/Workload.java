@@ -1,11 +1,11 @@
 package dev.sluice.core.run;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.input.KeyDistribution;
 import dev.sluice.core.input.SchemaSpec;
-import dev.sluice.core.io.Bytes;
+import dev.sluice.spi.Bytes;
 import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.serde.ShuffleCodec;
 import java.util.Locale;

@@ -1,5 +1,7 @@
 package dev.sluice.core.serde;
 
+import dev.sluice.spi.BufferChannel;
+import dev.sluice.spi.StreamFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.ByteArrayOutputStream;
@@ -50,7 +52,7 @@ public final class ArrowIpcFormat implements StreamFormat {
         return schema;
     }
 
-    @Override
+    /** The codec its payloads compress with: for readers and reports. */
     public ShuffleCodec codec() {
         return codec;
     }

@@ -1,5 +1,8 @@
 package dev.sluice.core.serde;
 
+import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.core.memory.ArrowHostAllocator;
+import dev.sluice.spi.Payload;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
@@ -49,12 +52,12 @@ public final class ArrowPayload implements Payload {
     }
 
     @Override
-    public long writeTo(WritableByteChannel out, BufferAllocator scratch) throws IOException {
-        return format.writeRecord(slice, out, scratch);
+    public long writeTo(WritableByteChannel out, HostAllocator scratch) throws IOException {
+        return format.writeRecord(slice, out, ArrowHostAllocator.arrow(scratch));
     }
 
     @Override
-    public ByteBuf toDirect(ByteBufAllocator buffers, BufferAllocator scratch) throws IOException {
-        return format.toDirect(slice, buffers, scratch);
+    public ByteBuf toDirect(ByteBufAllocator buffers, HostAllocator scratch) throws IOException {
+        return format.toDirect(slice, buffers, ArrowHostAllocator.arrow(scratch));
     }
 }

@@ -1,5 +1,7 @@
 package dev.sluice.core.serde;
 
+import dev.sluice.spi.StreamFormat;
+
 /**
  * The stream format of {@link BytesPayload}s: a partition is a header, the records' bytes and an end marker, each
  * given here as plain bytes and framed by the codec.
@@ -25,7 +27,7 @@ public final class BytesFormat implements StreamFormat {
         return endOfStream;
     }
 
-    @Override
+    /** The codec its payloads compress with: for readers and reports. */
     public ShuffleCodec codec() {
         return codec;
     }

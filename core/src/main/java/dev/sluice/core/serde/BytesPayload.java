@@ -1,5 +1,7 @@
 package dev.sluice.core.serde;
 
+import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.Payload;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
@@ -37,7 +39,7 @@ public final class BytesPayload implements Payload {
     }
 
     @Override
-    public long writeTo(WritableByteChannel out, BufferAllocator scratch) throws IOException {
+    public long writeTo(WritableByteChannel out, HostAllocator scratch) throws IOException {
         Counting counted = new Counting(out);
         try (ShuffleCodec.Piece piece = codec.open(counted)) {
             piece.write(bytes.duplicate());

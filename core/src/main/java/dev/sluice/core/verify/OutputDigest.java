@@ -1,6 +1,6 @@
 package dev.sluice.core.verify;
 
-import dev.sluice.core.output.PartitionReader;
+import dev.sluice.spi.PartitionReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;

@@ -1,7 +1,7 @@
 package dev.sluice.core.verify;
 
 import dev.sluice.core.input.RowDigest;
-import dev.sluice.core.output.PartitionReader;
+import dev.sluice.spi.PartitionReader;
 import dev.sluice.core.serde.PartitionStreams;
 import dev.sluice.core.serde.ShuffleCodec;
 import java.io.BufferedInputStream;

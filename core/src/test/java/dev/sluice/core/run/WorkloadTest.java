@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.core.InvalidParameterException;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.input.BatchGenerator;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.input.MapTaskInput;
 import dev.sluice.core.input.SchemaSpec;
-import dev.sluice.core.io.Bytes;
+import dev.sluice.spi.Bytes;
 import dev.sluice.core.partition.Partitioner;
 import dev.sluice.core.partition.Partitioning;
 import org.apache.arrow.memory.BufferAllocator;

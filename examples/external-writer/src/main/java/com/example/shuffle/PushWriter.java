@@ -1,16 +1,16 @@
 package com.example.shuffle;
 
-import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.io.FilePurpose;
-import dev.sluice.core.io.ReadableFile;
-import dev.sluice.core.io.WritableFile;
-import dev.sluice.core.output.DataFileCommit;
-import dev.sluice.core.output.MapOutput;
-import dev.sluice.core.output.MapOutputFiles;
-import dev.sluice.core.partition.ShuffleRecord;
-import dev.sluice.core.serde.StreamFormat;
-import dev.sluice.core.write.ShuffleWriter;
-import dev.sluice.core.write.WriterConfig;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.FilePurpose;
+import dev.sluice.spi.storage.ReadableFile;
+import dev.sluice.spi.storage.WritableFile;
+import dev.sluice.spi.storage.DataFileCommit;
+import dev.sluice.spi.MapOutput;
+import dev.sluice.spi.storage.MapOutputFiles;
+import dev.sluice.spi.ShuffleRecord;
+import dev.sluice.spi.StreamFormat;
+import dev.sluice.spi.ShuffleWriter;
+import dev.sluice.spi.WriterConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -22,7 +22,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.arrow.memory.BufferAllocator;
+import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * One map task of {@code celeborn-push}. The task thread serializes each record into its partition's push buffer and
@@ -37,7 +37,7 @@ final class PushWriter implements ShuffleWriter {
 
     private final WriterConfig config;
     private final CountedStorage storage;
-    private final BufferAllocator scratch;
+    private final HostAllocator scratch;
     private final MapOutputFiles files;
     private final StreamFormat format;
     private final boolean removesPushFileOnAbort;
@@ -65,7 +65,7 @@ final class PushWriter implements ShuffleWriter {
         }
     }
 
-    PushWriter(WriterConfig config, CountedStorage storage, BufferAllocator scratch, MapOutputFiles files,
+    PushWriter(WriterConfig config, CountedStorage storage, HostAllocator scratch, MapOutputFiles files,
                StreamFormat format, boolean removesPushFileOnAbort) {
         this.config = config;
         this.storage = storage;

@@ -1,23 +1,23 @@
 package com.example.shuffle;
 
-import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.memory.MemoryPlan;
-import dev.sluice.core.memory.TaskShape;
-import dev.sluice.core.output.MapOutputFiles;
-import dev.sluice.core.write.MapTask;
-import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.ShuffleWriter;
-import dev.sluice.core.write.ShuffleWriterFactory;
-import dev.sluice.core.write.WriterConfig;
-import dev.sluice.core.write.option.OptionValues;
-import org.apache.arrow.memory.BufferAllocator;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.MemoryPlan;
+import dev.sluice.spi.TaskShape;
+import dev.sluice.spi.storage.MapOutputFiles;
+import dev.sluice.spi.MapTask;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.ShuffleWriter;
+import dev.sluice.spi.ShuffleWriterFactory;
+import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.option.OptionValues;
+import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * {@code celeborn-push}: Celeborn-style push buffers. Each partition's serialized records collect in a heap buffer of
  * its own; a full buffer is pushed to a pusher thread, which appends it to one push file in arrival order (the worker
  * side of Celeborn, here on local disk). At commit the data file is assembled from each partition's pushed chunks, in
  * partition order. Registered by {@code ServiceLoader}
- * ({@code META-INF/services/dev.sluice.core.write.ShuffleWriterFactory}).
+ * ({@code META-INF/services/dev.sluice.spi.ShuffleWriterFactory}).
  */
 public class PushWriterFactory implements ShuffleWriterFactory {
     /** Celeborn's {@code celeborn.client.push.buffer.max.size} default. */
@@ -49,7 +49,7 @@ public class PushWriterFactory implements ShuffleWriterFactory {
 
     @Override
     public ShuffleExecutor createExecutor(WriterConfig config, OptionValues options, CountedStorage storage,
-                                          BufferAllocator allocator) {
+                                          HostAllocator allocator) {
         return new ShuffleExecutor() {
             @Override
             public ShuffleWriter createMapOutputWriter(MapTask task) {

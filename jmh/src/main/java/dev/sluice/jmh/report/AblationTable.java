@@ -1,6 +1,6 @@
 package dev.sluice.jmh.report;
 
-import dev.sluice.core.io.Bytes;
+import dev.sluice.spi.Bytes;
 import dev.sluice.jmh.BenchPlan;
 import java.io.PrintStream;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.sluice.jmh.report;
 
 import dev.sluice.core.input.DataSize;
-import dev.sluice.core.io.Bytes;
+import dev.sluice.spi.Bytes;
 import dev.sluice.jmh.BenchPlan;
 import java.io.PrintStream;
 import java.nio.file.Files;

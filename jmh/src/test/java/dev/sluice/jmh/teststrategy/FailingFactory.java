@@ -1,17 +1,17 @@
 package dev.sluice.jmh.teststrategy;
 
-import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.output.MapOutput;
-import dev.sluice.core.partition.ShuffleRecord;
-import dev.sluice.core.write.MapTask;
-import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.ShuffleWriter;
-import dev.sluice.core.write.ShuffleWriterFactory;
-import dev.sluice.core.write.WriterConfig;
-import dev.sluice.core.write.option.OptionValues;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.MapOutput;
+import dev.sluice.spi.ShuffleRecord;
+import dev.sluice.spi.MapTask;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.ShuffleWriter;
+import dev.sluice.spi.ShuffleWriterFactory;
+import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.option.OptionValues;
 import java.io.IOException;
 import java.nio.file.Files;
-import org.apache.arrow.memory.BufferAllocator;
+import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * {@code it-failing}: a strategy whose every map task fails at commit, leaving a file of its own in the trial's
@@ -33,7 +33,7 @@ public class FailingFactory implements ShuffleWriterFactory {
 
     @Override
     public ShuffleExecutor createExecutor(WriterConfig config, OptionValues options, CountedStorage storage,
-                                          BufferAllocator allocator) {
+                                          HostAllocator allocator) {
         return new ShuffleExecutor() {
             @Override
             public ShuffleWriter createMapOutputWriter(MapTask task) {

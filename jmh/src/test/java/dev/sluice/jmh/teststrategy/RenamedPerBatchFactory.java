@@ -1,14 +1,14 @@
 package dev.sluice.jmh.teststrategy;
 
-import dev.sluice.core.io.CountedStorage;
-import dev.sluice.core.memory.MemoryPlan;
-import dev.sluice.core.memory.TaskShape;
-import dev.sluice.core.write.ShuffleExecutor;
-import dev.sluice.core.write.ShuffleWriterFactory;
-import dev.sluice.core.write.WriterConfig;
-import dev.sluice.core.write.option.OptionValues;
-import dev.sluice.core.write.perbatch.PerBatchWriterFactory;
-import org.apache.arrow.memory.BufferAllocator;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.MemoryPlan;
+import dev.sluice.spi.TaskShape;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.ShuffleWriterFactory;
+import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.option.OptionValues;
+import dev.sluice.strategy.perbatch.PerBatchWriterFactory;
+import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * {@code it-per-batch}: a third party's strategy for the scripts' tests, per-batch under another name. It is not
@@ -35,7 +35,7 @@ public class RenamedPerBatchFactory implements ShuffleWriterFactory {
 
     @Override
     public ShuffleExecutor createExecutor(WriterConfig config, OptionValues options, CountedStorage storage,
-                                          BufferAllocator allocator) {
+                                          HostAllocator allocator) {
         return perBatch.createExecutor(config, perBatch.options().defaults(), storage, allocator);
     }
 }

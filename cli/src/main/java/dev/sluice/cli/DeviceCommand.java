@@ -1,0 +1,96 @@
+package dev.sluice.cli;
+
+import dev.sluice.core.device.DeviceProfile;
+import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.device.EmulatedDevice;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code sluice device}: the emulated storage devices ({@code --device}): {@code profiles} lists the device profiles
+ * with their node figures and where they come from; {@code show SPEC --tasks N --scale F} prints the figures a run
+ * would get; {@code cleanup} undoes what runs killed outright (SIGKILL) left set up: loop devices, mounts, throttle
+ * rules, bdi settings, images.
+ */
+final class DeviceCommand {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    DeviceCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    static String usage() {
+        return "Usage: scripts/sluice device profiles\n"
+                + "       scripts/sluice device show SPEC [--tasks N] [--scale F]\n"
+                + "       scripts/sluice device cleanup\n\n"
+                + "profiles  lists the device profiles (node-level figures with their source and derivation); a run of\n"
+                + "          N tasks at scale F gets N/slots of their bandwidth and IOPS and N/slots x F of their dirty\n"
+                + "          page cache\n"
+                + "show      prints the figures SPEC (" + DeviceSpec.allowed() + ") gives a run\n"
+                + "          of --tasks (default 1) at --scale (default 1), and whether this machine can emulate it\n"
+                + "cleanup   undoes every emulated device whose run is gone (killed with SIGKILL): throttle rules, bdi\n"
+                + "          settings, mounts, loop devices and images, as their records in the temp directory's\n"
+                + "          sluice-devices/ name them; devices of running runs are left alone\n"
+                + "Exit status: 0 done, 1 something could not be undone, 2 invalid arguments.\n";
+    }
+
+    int run(List<String> args) throws Exception {
+        if (args.isEmpty() || args.contains("--help") || args.contains("-h")) {
+            (args.isEmpty() ? err : out).print(usage());
+            return args.isEmpty() ? SluiceCli.USAGE : SluiceCli.OK;
+        }
+        switch (args.get(0)) {
+            case "profiles":
+                for (DeviceProfile p : DeviceProfile.all()) {
+                    out.printf(Locale.ROOT, "%s%n  %s%n  node: write %.1f MB/s%s, dirty page cache %.2f GB, %d task "
+                                    + "slots: per slot %.1f MB/s and %.3f GB%n  source: %s%n%n", p.name, p.description,
+                            p.writeBytesPerSecond / 1e6, p.writeIops > 0 ? ", " + p.writeIops + " IOPS" : "",
+                            p.dirtyBytes / 1e9, p.slots, p.writePerSlot() / 1e6, p.dirtyPerSlot() / 1e9, p.source);
+                }
+                return SluiceCli.OK;
+            case "show": {
+                Options options = new Options()
+                        .optional("tasks", "N", "1", "map tasks of the run")
+                        .optional("scale", "F", "1", "data scale of the run");
+                if (args.size() < 2 || args.get(1).startsWith("--") || !options.parse(args.subList(2, args.size()))) {
+                    err.print(usage());
+                    return SluiceCli.USAGE;
+                }
+                DeviceSpec spec = DeviceSpec.parse("device", args.get(1));
+                if (spec.isNative()) {
+                    out.println("native: the output directory as given; nothing is emulated");
+                    return SluiceCli.OK;
+                }
+                int tasks = options.integer("tasks");
+                double scale = Double.parseDouble(options.string("scale"));
+                DeviceProfile.Emulation figures = spec.resolve(tasks, scale);
+                out.printf(Locale.ROOT, "%s: write %.1f MB/s, read %s, %s, dirty cap %.3f GB%n  %s%n", spec.text(),
+                        figures.writeBytesPerSecond / 1e6, figures.readBytesPerSecond == 0 ? "not throttled"
+                                : String.format(Locale.ROOT, "%.1f MB/s", figures.readBytesPerSecond / 1e6),
+                        figures.iops == 0 ? "no IOPS limit" : figures.iops + " IOPS", figures.dirtyBytes / 1e9,
+                        figures.derivation);
+                String missing = EmulatedDevice.unavailable();
+                out.println(missing == null ? "  this machine can emulate it" : "  this machine cannot emulate it: "
+                        + "it needs " + missing);
+                return SluiceCli.OK;
+            }
+            case "cleanup": {
+                int undone = EmulatedDevice.cleanUpAbandoned(err);
+                List<String> left = EmulatedDevice.recorded();
+                out.println(undone == 0 ? "no emulated device of a dead run was left on this machine"
+                        : "undid " + undone + " emulated device" + (undone == 1 ? "" : "s") + " of dead runs");
+                for (String record : left) {
+                    out.println("still recorded: " + record);
+                }
+                boolean stuck = left.stream().anyMatch(r -> r.endsWith("(its process is gone)"));
+                return stuck ? SluiceCli.FAILED : SluiceCli.OK;
+            }
+            default:
+                err.println("sluice device: unknown command '" + args.get(0) + "': allowed is profiles, show or cleanup");
+                return SluiceCli.USAGE;
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.sluice.spi;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
+import dev.sluice.spi.memory.HostAllocator;
+
+/**
+ * The contents of one shuffle record, in whatever form the map task made them (an Arrow slice, cuDF host columns,
+ * bytes already serialized), and the one way to turn them into the bytes a partition's stream holds: serialized and
+ * compressed by the map task's codec. A strategy moves payloads and calls these methods, on whatever thread it
+ * chooses (upstream compresses on writer threads); it never sees the format or the codec. Implementations are
+ * read-only after construction, so any thread may write a payload, and writing it twice gives the same bytes.
+ *
+ * <p>{@code scratch}, where a method takes it, is memory the payload may borrow while it writes (compressed buffers
+ * of Arrow IPC body compression), charged to the writer that asks; it is released before the method returns.
+ */
+public interface Payload {
+    /** Rows the payload holds. */
+    long rows();
+
+    /** Bytes the payload holds in memory before it is serialized: what a record costs in flight. */
+    long inputBytes();
+
+    /**
+     * An upper bound of the memory serializing takes: the serialized, compressed bytes plus any scratch held while
+     * they are made. Computed without serializing.
+     */
+    long serializedBound();
+
+    /** Writes the serialized, compressed bytes to {@code out}; returns how many. */
+    long writeTo(WritableByteChannel out, HostAllocator scratch) throws IOException;
+
+    /**
+     * Writes the bytes into {@code target} from its position on (which moves past them), for a caller that reuses its
+     * buffers; returns how many. {@code target} must have {@link #serializedBound} bytes remaining.
+     */
+    default int writeInto(ByteBuffer target, HostAllocator scratch) throws IOException {
+        int start = target.position();
+        writeTo(new BufferChannel(target), scratch);
+        return target.position() - start;
+    }
+
+    /**
+     * The bytes in a heap array that grows as it is written (from 32 bytes, doubling), as spark-rapids' writer
+     * threads serialize into an {@code OpenByteArrayOutputStream}.
+     */
+    default GrowingBytes toHeap(HostAllocator scratch) throws IOException {
+        GrowingBytes out = new GrowingBytes();
+        writeTo(Channels.newChannel(out), scratch);
+        return out;
+    }
+
+    /** The bytes in a direct buffer of exactly their size from {@code buffers}; the caller releases it. */
+    default ByteBuf toDirect(ByteBufAllocator buffers, HostAllocator scratch) throws IOException {
+        GrowingBytes bytes = toHeap(scratch);
+        ByteBuf out = buffers.directBuffer(bytes.size(), bytes.size());
+        out.writeBytes(bytes.bytes());
+        return out;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.sluice.spi.storage;
+
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Everything {@link CountedStorage} observed, as running totals. Thread-safe; read with {@link #snapshot()} and
+ * subtract two snapshots for the figures of one map task.
+ */
+public final class IoCounters {
+    private final LongAdder bytesWritten = new LongAdder();
+    private final LongAdder writeCalls = new LongAdder();
+    private final LongAdder transferCalls = new LongAdder();
+    private final LongAccumulator largestMemoryWrite = new LongAccumulator(Math::max, 0);
+    private final LongAccumulator largestTransfer = new LongAccumulator(Math::max, 0);
+    private final WriteSizeHistogram writeSizes = new WriteSizeHistogram();
+    private final LongAdder bytesRead = new LongAdder();
+    private final LongAdder readCalls = new LongAdder();
+    private final LongAdder filesCreated = new LongAdder();
+    private final LongAdder filesDeleted = new LongAdder();
+    private final LongAdder renames = new LongAdder();
+    private final LongAdder fsyncs = new LongAdder();
+    private final LongAdder committedBytes = new LongAdder();
+    private final LongAdder spilledBytes = new LongAdder();
+
+    void recordWrite(long bytes, WriteKind kind) {
+        bytesWritten.add(bytes);
+        writeSizes.record(bytes);
+        if (kind == WriteKind.TRANSFER) {
+            transferCalls.increment();
+            largestTransfer.accumulate(bytes);
+        } else {
+            largestMemoryWrite.accumulate(bytes);
+        }
+        writeCalls.increment();
+    }
+
+    void recordRead(long bytes) {
+        readCalls.increment();
+        bytesRead.add(bytes);
+    }
+
+    void recordCreate() {
+        filesCreated.increment();
+    }
+
+    void recordDelete() {
+        filesDeleted.increment();
+    }
+
+    void recordRename() {
+        renames.increment();
+    }
+
+    void recordFsync() {
+        fsyncs.increment();
+    }
+
+    /** Bytes of map output made visible by a commit (data and index files), measured by {@link CountedStorage}. */
+    void recordCommitted(long bytes) {
+        committedBytes.add(bytes);
+    }
+
+    /** Bytes written to {@link FilePurpose#SPILL} files. */
+    void recordSpill(long bytes) {
+        spilledBytes.add(bytes);
+    }
+
+    public IoSnapshot snapshot() {
+        return new IoSnapshot(
+                bytesWritten.sum(), writeCalls.sum(), transferCalls.sum(),
+                largestMemoryWrite.get(), largestTransfer.get(), writeSizes.snapshot(),
+                bytesRead.sum(), readCalls.sum(), filesCreated.sum(), filesDeleted.sum(), renames.sum(),
+                fsyncs.sum(), committedBytes.sum(), spilledBytes.sum());
+    }
+}

@@ -1,0 +1,61 @@
+package dev.sluice.spi.storage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The storage derives spilled and committed bytes and files left from file purposes and commits, not from writers. */
+class StorageAccountingTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void bytesWrittenToSpillFilesAreSpilledBytesAndNoOthersAre() throws Exception {
+        CountedStorage storage = new CountedStorage();
+        try (WritableFile spill = storage.create(dir.resolve("spill"), FilePurpose.SPILL);
+             WritableFile temp = storage.create(dir.resolve("temp"), FilePurpose.TEMP);
+             WritableFile output = storage.create(dir.resolve("output"), FilePurpose.MAP_OUTPUT)) {
+            spill.write(ByteBuffer.allocate(100));
+            spill.write(new ByteBuffer[] {ByteBuffer.allocate(20), ByteBuffer.allocate(3)});
+            temp.write(ByteBuffer.allocate(1000));
+            output.write(ByteBuffer.allocate(10_000));
+        }
+        IoSnapshot io = storage.counters().snapshot();
+        assertEquals(123, io.spilledBytes);
+        assertEquals(11_123, io.bytesWritten);
+        assertEquals(0, io.committedBytes);
+        assertEquals(3, storage.filesLeft());
+    }
+
+    @Test
+    void aCommitCountsTheSizesTheStorageMeasuresOnceAndTheFilesAreNoLongerLeft() throws Exception {
+        CountedStorage storage = new CountedStorage();
+        Path data = dir.resolve("data");
+        try (WritableFile file = storage.create(dir.resolve("data.tmp"), FilePurpose.MAP_OUTPUT)) {
+            file.write(ByteBuffer.allocate(4096));
+        }
+        storage.rename(dir.resolve("data.tmp"), data);
+        storage.commit(List.of(data));
+        storage.commit(List.of(data));
+        assertEquals(4096, storage.counters().snapshot().committedBytes);
+        assertEquals(List.of(), storage.leftBehind());
+    }
+
+    @Test
+    void aTempFileOrAFileTheStorageDidNotCreateCannotBeCommitted() throws Exception {
+        CountedStorage storage = new CountedStorage();
+        Path temp = dir.resolve("temp_shuffle_1");
+        storage.create(temp, FilePurpose.TEMP).close();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> storage.commit(List.of(temp)));
+        assertTrue(e.getMessage().contains("TEMP"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> storage.commit(List.of(dir.resolve("elsewhere"))));
+        assertEquals(0, storage.counters().snapshot().committedBytes);
+        assertEquals(List.of(temp + " (TEMP)"), storage.leftBehind());
+    }
+}

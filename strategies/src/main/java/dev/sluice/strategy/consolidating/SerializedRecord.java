@@ -1,0 +1,79 @@
+package dev.sluice.strategy.consolidating;
+
+import dev.sluice.strategy.support.HostBuffers;
+import dev.sluice.spi.GrowingBytes;
+import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+import dev.sluice.spi.memory.HostBuffer;
+
+/** A record's serialized, compressed bytes between its compression task and its merger, and the memory they hold. */
+abstract class SerializedRecord {
+    /** The bytes, as a view: valid until {@link #release}. */
+    abstract ByteBuffer bytes();
+
+    /** Bytes of memory held, which may exceed the record's size. */
+    abstract long memory();
+
+    abstract void release();
+
+    /** Upstream's: a heap array grown while the record was written ({@code recordBuffer=heap}). */
+    static SerializedRecord heap(GrowingBytes bytes) {
+        return new SerializedRecord() {
+            @Override
+            ByteBuffer bytes() {
+                return bytes.bytes();
+            }
+
+            @Override
+            long memory() {
+                return bytes.capacity();
+            }
+
+            @Override
+            void release() {}
+        };
+    }
+
+    /** Sluice's: one pooled direct buffer of exactly the record's size ({@code recordBuffer=direct}). */
+    static SerializedRecord direct(ByteBuf buffer) {
+        return new SerializedRecord() {
+            @Override
+            ByteBuffer bytes() {
+                return buffer.nioBuffer();
+            }
+
+            @Override
+            long memory() {
+                return buffer.capacity();
+            }
+
+            @Override
+            void release() {
+                buffer.release();
+            }
+        };
+    }
+
+    /**
+     * Sluice's with {@code pool=true} (or {@code partial=records}): a buffer of the executor's pool (or its allocator),
+     * as large as the record's memory bound, given back once merged or once the partial that took it is freed.
+     */
+    static SerializedRecord pooled(HostBuffer buffer, int length, HostBuffers pool) {
+        return new SerializedRecord() {
+            @Override
+            ByteBuffer bytes() {
+                return buffer.nioBuffer(0, length);
+            }
+
+            @Override
+            long memory() {
+                return buffer.capacity();
+            }
+
+            @Override
+            void release() {
+                pool.give(buffer);
+            }
+        };
+    }
+}

@@ -1,0 +1,56 @@
+package dev.sluice.strategy.ideal;
+
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.strategy.support.HostBufferPool;
+import dev.sluice.spi.storage.MapOutputFiles;
+import dev.sluice.spi.StreamFormat;
+import dev.sluice.strategy.support.BoundedPool;
+import dev.sluice.spi.MapTask;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.ShuffleWriter;
+import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.memory.HostAllocator;
+
+/**
+ * The reference's executor: one compression thread per core (not the strategies' {@code --threads}: the limit uses
+ * the machine, not a configuration), and a pool of record buffers that every map task takes from and gives back to.
+ */
+final class IdealExecutor implements ShuffleExecutor {
+    /** Compression tasks waiting for a thread; the task thread waits beyond that. */
+    static final int BACKLOG = 1 << 16;
+
+    private final WriterConfig config;
+    private final CountedStorage storage;
+    private final HostAllocator allocator;
+    private final HostBufferPool records;
+    private final BoundedPool compression;
+
+    IdealExecutor(WriterConfig config, CountedStorage storage, HostAllocator allocator) {
+        this.config = config;
+        this.storage = storage;
+        this.allocator = allocator;
+        this.records = new HostBufferPool(allocator, WriterConfig.UNLIMITED, () -> 0);
+        this.compression = new BoundedPool("sluice-ideal", Runtime.getRuntime().availableProcessors(), BACKLOG);
+    }
+
+    @Override
+    public ShuffleWriter createMapOutputWriter(MapTask task) {
+        HostAllocator scratch = allocator.child("ideal map " + task.mapId);
+        try {
+            return new IdealWriter(config, storage, new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId),
+                    task.format, scratch, records, compression);
+        } catch (RuntimeException | Error e) {
+            scratch.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            compression.close();
+        } finally {
+            records.close();
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package dev.sluice.strategy.perbatch;
+
+import dev.sluice.spi.option.OptionValues;
+
+/** The per-batch strategy's option values, resolved once per executor. */
+final class PerBatchSettings {
+    final int fileBuffer;
+    final long maxBytesInFlight;
+    final MergeCopy mergeCopy;
+    final boolean checksum;
+
+    PerBatchSettings(OptionValues options) {
+        this.fileBuffer = Math.toIntExact(options.get(PerBatchWriterFactory.FILE_BUFFER));
+        this.maxBytesInFlight = options.get(PerBatchWriterFactory.MAX_BYTES_IN_FLIGHT);
+        this.mergeCopy = options.get(PerBatchWriterFactory.MERGE_COPY);
+        this.checksum = options.get(PerBatchWriterFactory.CHECKSUM);
+    }
+}

@@ -1,0 +1,141 @@
+package dev.sluice.strategy;
+
+import dev.sluice.core.run.ReduceRead;
+import dev.sluice.core.run.TaskInput;
+import dev.sluice.core.run.Wave;
+import dev.sluice.core.run.WaveInput;
+import dev.sluice.core.run.WaveResult;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.testkit.Leaks;
+import dev.sluice.core.input.DataSize;
+import dev.sluice.core.input.InputSpec;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.IoFaults;
+import dev.sluice.spi.PartitionReader;
+import dev.sluice.core.partition.Partitioning;
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.verify.OutputDigest;
+import dev.sluice.core.verify.VerificationResult;
+import dev.sluice.core.verify.Verifier;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.WriterConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** A wave: N map tasks at once on one executor, each with its own input, each output verified. */
+class WaveTest {
+    private static final int TASKS = 4;
+    private static final int PARTITIONS = 23;
+
+    @TempDir
+    Path dir;
+
+    static Stream<StrategySpec> strategies() {
+        return Stream.concat(Strategies.defaults(), Stream.of(Strategies.spec("async:skipMerge=true")));
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
+    @Timeout(120)
+    void aWaveOfNTasksProducesNVerifiedOutputsWithDistinctFingerprints(StrategySpec strategy) throws Exception {
+        InputSpec spec = InputSpec.of(DataSize.TINY, 0.5).withBatches(3);
+        try (BufferAllocator allocator = new RootAllocator();
+             WaveInput input = WaveInput.prepare(spec, TASKS, Partitioning.ROUNDROBIN, PARTITIONS, 0, allocator,
+                     (task, bytes) -> {})) {
+            Set<String> fingerprints = new HashSet<>();
+            for (TaskInput task : input.tasks()) {
+                assertEquals(3, task.batches, "batches per task");
+                assertEquals(spec.seed + task.mapId, task.spec.seed, "task t has seed + t");
+                fingerprints.add(task.fingerprint);
+            }
+            assertEquals(TASKS, fingerprints.size(), "every task has its own input");
+            long held = allocator.getAllocatedMemory();
+            CountedStorage storage = new CountedStorage();
+            // A limit where the strategy takes one (skip-merge needs one; the ideal reference takes none).
+            ShuffleCodec codec = ShuffleCodec.LZ4_BLOCK;
+            WriterConfig.Builder builder = WriterConfig.builder().partitions(PARTITIONS).threads(3)
+                    .outputDir(dir);
+            WriterConfig limited = builder.memoryLimit(1L << 30).build();
+            WriterConfig config = strategy.problem(limited) == null ? limited
+                    : builder.memoryLimit(WriterConfig.UNLIMITED).build();
+            try (ShuffleExecutor executor = strategy.createExecutor(config, storage, allocator);
+                 Wave wave = new Wave(TASKS)) {
+                OutputDigest first = null;
+                for (int round = 0; round < 2; round++) {
+                    try (WaveResult result = wave.run(executor, input, codec, storage, null)) {
+                        assertEquals(TASKS, result.tasks.size());
+                        assertTrue(result.wallNanos > 0 && result.slowestTaskNanos() <= result.wallNanos);
+                        assertTrue(result.sumTaskNanos() >= result.slowestTaskNanos());
+                        for (var task : result.tasks) {
+                            try (PartitionReader reader = task.output.openReader(storage)) {
+                                VerificationResult verified = Verifier.verify(reader, task.input.reference,
+                                        task.input.schema, codec, allocator);
+                                assertTrue(verified.ok(), strategy + " map " + task.input.mapId + ": " + verified);
+                            }
+                        }
+                        ReduceRead.Result read = ReduceRead.readAll(result.outputs(), storage);
+                        assertEquals(result.outputs().stream().mapToLong(o -> o.totalBytes()).sum(), read.bytes);
+                        try (PartitionReader reader = result.tasks.get(0).output.openReader(storage)) {
+                            OutputDigest digest = OutputDigest.of(reader);
+                            if (first == null) {
+                                first = digest;
+                            } else {
+                                assertEquals(-1, digest.firstDifference(first), "the same input, the same bytes");
+                            }
+                        }
+                        result.delete(storage);
+                    }
+                }
+            }
+            assertEquals(List.of(), files(), "outputs removed");
+            assertEquals(0, storage.filesLeft());
+            Leaks.assertNone(allocator, held, strategy + " wave");
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aFailingTaskFailsTheWaveAndTheOthersOutputsAreRemoved() throws Exception {
+        InputSpec spec = InputSpec.of(DataSize.TINY, 0.25);
+        try (BufferAllocator allocator = new RootAllocator();
+             WaveInput input = WaveInput.prepare(spec, TASKS, Partitioning.HASH, PARTITIONS, 0, allocator,
+                     (task, bytes) -> {})) {
+            long held = allocator.getAllocatedMemory();
+            // The data file of one task fails to be renamed; the others commit, and must be cleaned up.
+            CountedStorage storage = new CountedStorage(IoFaults.failingRename(3));
+            ShuffleCodec codec = ShuffleCodec.LZ4_FRAME;
+            WriterConfig config = WriterConfig.builder().partitions(PARTITIONS).threads(2)
+                    .outputDir(dir).build();
+            try (ShuffleExecutor executor = Strategies.spec("buffered").createExecutor(config, storage, allocator);
+                 Wave wave = new Wave(TASKS)) {
+                Exception e = assertThrows(Exception.class, () -> wave.run(executor, input, codec, storage, null));
+                assertTrue(String.valueOf(e).contains("injected fault") || String.valueOf(e.getCause()).contains("injected fault"),
+                        String.valueOf(e));
+            }
+            assertEquals(List.of(), files());
+            Leaks.assertNone(allocator, held, "failed wave");
+        }
+    }
+
+    private List<String> files() throws Exception {
+        try (Stream<Path> list = Files.list(dir)) {
+            return list.map(p -> p.getFileName().toString()).collect(Collectors.toList());
+        }
+    }
+}

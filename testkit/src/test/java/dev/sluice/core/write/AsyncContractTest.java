@@ -1,8 +1,0 @@
-package dev.sluice.core.write;
-
-/** async's code paths hold to the kit's contract. */
-class AsyncContractTest extends BuiltInContract {
-    AsyncContractTest() {
-        super("async");
-    }
-}

@@ -1,8 +1,0 @@
-package dev.sluice.core.write;
-
-/** per-batch's code paths hold to the kit's contract. */
-class PerBatchContractTest extends BuiltInContract {
-    PerBatchContractTest() {
-        super("per-batch");
-    }
-}
