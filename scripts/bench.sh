@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/bench.sh: runs a benchmark matrix, one configuration per JMH fork, with progress; writes the JMH JSON, the
 # environment and a report. The matrix itself (sizes, tasks, scale, strategies, iterations) comes from
-# dev.sluice.jmh.BenchPlan, so that it is decided by the code the benchmarks run. Builds the jar if it is missing.
+# dev.sluice.report.BenchPlan, so that it is decided by the code the benchmarks run. Builds the jar if it is missing.
 # Runs java -cp benchmarks.jar[:SLUICE_CLASSPATH] dev.sluice.jmh.SluiceBenchmarks (the jar's Main-Class), so that
 # third-party strategies can be named; JMH's forks inherit the class path.
 set -euo pipefail
@@ -122,13 +122,15 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 find_java "$jdk"
+class_path "$report_jar"
+plan_cp="$cp"
 class_path "$jar"
 
-if [[ ! -f "$jar" ]]; then
-  echo "$script: $jar is missing; building it (mvn -B -q -DskipTests package)" >&2
+if [[ ! -f "$jar" || ! -f "$report_jar" ]]; then
+  echo "$script: $jar or $report_jar is missing; building them (mvn -B -q -DskipTests package)" >&2
   (cd "$root" && JAVA_HOME="${jdk:-${JAVA_HOME:-}}" mvn -B -q -DskipTests package) || { echo "$script: build failed" >&2; exit 1; }
 fi
-plan_text="$("$java" -cp "$cp" dev.sluice.jmh.BenchPlan "${plan_args[@]}" 2>&1)" || die "${plan_text}"
+plan_text="$("$java" -cp "$plan_cp" dev.sluice.report.BenchPlan "${plan_args[@]}" 2>&1)" || die "${plan_text}"
 out="${out:-$root/jmh/target/bench/$preset-$(date +%Y%m%d-%H%M%S)}"
 [[ ! -e "$out/jmh-result.json" ]] || die "invalid --out '$out': it already holds a run (jmh-result.json)"
 [[ ! -e "$out" || -d "$out" ]] || die "invalid --out '$out': it exists and is not a directory"

@@ -39,5 +39,5 @@ for f in "${files[@]}"; do [[ -f "$f" ]] || die "invalid result '$f': no such fi
 [[ "$threshold" =~ ^([0-9]*\.?[0-9]+)%?$ ]] || die "invalid --threshold '$threshold': allowed is a percentage such as 5% or 2.5"
 fraction="$(awk "BEGIN{print ${BASH_REMATCH[1]} / 100}")"
 find_java
-require_jar
+require_report_jar
 report_tools compare "${files[0]}" "${files[1]}" "$fraction"

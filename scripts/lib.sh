@@ -3,6 +3,8 @@
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jar="$root/jmh/target/benchmarks.jar"
+# The offline tools: the benchmark plan (dev.sluice.report.BenchPlan) and the reports (dev.sluice.report.ReportTools).
+report_jar="$root/report/target/sluice-report.jar"
 script="$(basename "$0")"
 
 # Usage errors: a message naming what was wrong, exit status 2.
@@ -43,6 +45,14 @@ require_jar() {
   fi
 }
 
+# Fails unless the report tools' jar exists, saying how to build it.
+require_report_jar() {
+  if [[ ! -f "$report_jar" ]]; then
+    echo "$script: $report_jar is missing; build it with: mvn -B -DskipTests package" >&2
+    exit 2
+  fi
+}
+
 # The class path of a Sluice jar ($1) followed by the entries of SLUICE_CLASSPATH: jars or class directories of
 # third-party strategies (found by ServiceLoader through their META-INF/services entry) and what they need, separated
 # by ':' as in a Java class path. Sets $cp; refuses an entry that does not exist, naming it (exit status 2). Forks of
@@ -58,8 +68,8 @@ class_path() {
   done
 }
 
-# The report tools take no strategy, so they need benchmarks.jar alone.
+# The report tools take no strategy, so they need their own jar alone.
 report_tools() {
-  "$java" -Djava.awt.headless=true "-Dsluice.script=$script" -cp "$jar" dev.sluice.jmh.report.ReportTools "$@"
+  "$java" -Djava.awt.headless=true "-Dsluice.script=$script" -cp "$report_jar" dev.sluice.report.ReportTools "$@"
 }
 

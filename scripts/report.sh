@@ -45,5 +45,5 @@ done
 out="${out:-$(dirname "$result")/report}"
 [[ ! -e "$out" || -d "$out" ]] || die "invalid --out '$out': it exists and is not a directory"
 find_java
-require_jar
+require_report_jar
 report_tools report "$result" "$out" "$(dirname "$result")/environment.json"

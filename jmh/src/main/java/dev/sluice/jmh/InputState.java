@@ -1,6 +1,7 @@
 package dev.sluice.jmh;
 
 import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.run.WaveInput;
 import dev.sluice.core.run.Workload;
@@ -27,8 +28,8 @@ import org.openjdk.jmh.annotations.TearDown;
 public class InputState {
     static final int WARM_UP_DIVISOR = 4;
 
-    static final String QUARTER = "quarter";
-    static final String FULL = "full";
+    static final String QUARTER = BenchmarkTerms.QUARTER;
+    static final String FULL = BenchmarkTerms.FULL;
 
     /** What warm-up waves write: {@value #QUARTER} (every record cut to its first quarter) or {@value #FULL}. */
     @Param({QUARTER})

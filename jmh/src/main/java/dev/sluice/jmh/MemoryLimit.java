@@ -1,6 +1,7 @@
 package dev.sluice.jmh;
 
 import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.core.run.SeedScale;
 import dev.sluice.spi.WriterConfig;
 
@@ -11,7 +12,7 @@ import dev.sluice.spi.WriterConfig;
  * {@code scripts/compare.sh} matches them, as {@code scale=seed-equivalent} does for the scale.
  */
 final class MemoryLimit {
-    static final String MACHINE = "machine";
+    static final String MACHINE = BenchmarkTerms.MACHINE;
     static final String ALLOWED = "none, " + MACHINE + " (this machine's memory, read where the benchmark runs) or a "
             + "byte size (examples: 4096, 32k, 64m, 1.5g)";
 

@@ -3,6 +3,7 @@ package dev.sluice.jmh;
 import dev.sluice.spi.Bytes;
 import dev.sluice.spi.storage.IoSnapshot;
 import dev.sluice.core.measure.ProcSelfIo;
+import dev.sluice.core.run.BenchmarkTerms;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -38,9 +39,6 @@ import org.openjdk.jmh.results.ScalarResult;
  * {@code pair.strategy} (the index of its strategy in the trial's list) and {@code pair.round}.
  */
 public final class ShuffleIoProfiler implements InternalProfiler {
-    /** A paired wave's strategy, as its index in the trial's {@code strategies}, and its round. */
-    public static final String PAIR_STRATEGY = "pair.strategy";
-    public static final String PAIR_ROUND = "pair.round";
 
     @Override
     public String getDescription() {
@@ -122,8 +120,8 @@ public final class ShuffleIoProfiler implements InternalProfiler {
         }
         if (r.strategyIndex >= 0) {
             // Which strategy of a paired trial wrote this wave, and in which round: what pairs the waves up.
-            out.add(avg(PAIR_STRATEGY, r.strategyIndex, "index"));
-            out.add(avg(PAIR_ROUND, r.round, "round"));
+            out.add(avg(BenchmarkTerms.PAIR_STRATEGY, r.strategyIndex, "index"));
+            out.add(avg(BenchmarkTerms.PAIR_ROUND, r.round, "round"));
         }
         if (r.gate != null) {
             out.add(avg("gate.dirtyBytesBefore", r.gate.before, "B"));

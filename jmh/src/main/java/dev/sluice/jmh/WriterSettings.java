@@ -1,6 +1,7 @@
 package dev.sluice.jmh;
 
 import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.core.run.Workload;
 import dev.sluice.spi.WriterConfig;
 import java.util.Arrays;
@@ -16,7 +17,7 @@ import org.openjdk.jmh.annotations.State;
 @State(Scope.Benchmark)
 public class WriterSettings {
     /** Separates the values of a list parameter of the paired benchmark (JMH's own separator, the comma, makes trials). */
-    static final String LIST = "+";
+    static final String LIST = BenchmarkTerms.LIST;
 
     @Param({"16"})
     public int threads;

@@ -1,0 +1,433 @@
+package dev.sluice.report;
+
+import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.input.DataSize;
+import dev.sluice.core.run.BenchmarkTerms;
+import dev.sluice.core.run.SeedScale;
+import dev.sluice.core.run.Workload;
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.strategy.Presets;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.WriterConfig;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The benchmark matrix of {@code scripts/bench.sh}, decided here so that the script stays thin and every name, size,
+ * codec and default comes from the code the benchmarks run: one line per configuration, each one JMH run in its own
+ * fork. {@code java -cp benchmarks.jar dev.sluice.report.BenchPlan [options]} prints a header line ({@code #} and what
+ * was chosen, each with where it came from: given, the preset's, the default or this machine's processors) and then {@code name|weight|jmh arguments} lines; a bad option exits with status 2 and a
+ * message naming it. An argument {@code @KEY:NAME} stands for the secondary result KEY of configuration NAME, which
+ * runs before it.
+ *
+ * <p>The seed preset is the seed report's experiment on this machine: the seed's five sizes with its 1 to 5 batches
+ * per map task, as many map tasks at once as this machine has processors (the seed ran 16 tasks on 16 writer
+ * threads: one task per processor), at the seed-equivalent scale, 200 partitions, round robin, Spark's lz4, the
+ * strategies at their upstream defaults plus {@code async:skipMerge=true} (with {@code memoryLimit=machine}: upstream's
+ * skip-merge requires a limit, and the machine's memory, read in the fork, is written in the result as
+ * {@code machine}, so that results of two machines compare), and the raw-write reference at each size; first, the machine's own spread
+ * over the same iterations (NoiseFloorBenchmark).
+ */
+public final class BenchPlan {
+    /** One preset's choices. */
+    static final class Preset {
+        final List<String> sizes;
+        final String scale;
+        /** Map tasks at once; null: one per processor of this machine (at most {@value #MAX_TASKS}). */
+        final String tasks;
+        final int warmups;
+        final int iterations;
+        /** Whether the run measures the machine's own spread first (NoiseFloorBenchmark). */
+        final boolean noiseFloor;
+        /** The strategies, the baseline first. */
+        final List<String> strategies;
+        /** What warm-up waves write (InputState's {@code warmUp}). */
+        final String warmUp;
+        /** The devices every configuration runs on (StorageState's {@code device}). */
+        final List<String> devices;
+        /** How a size's strategies are measured: {@value #ROUNDS}, {@value #FORKS} or {@value #OFF}. */
+        final String paired;
+        /** The time budget of adaptive stopping in seconds, or 0 for none (a fixed count of rounds). */
+        final long budget;
+
+        Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
+               List<String> strategies, String warmUp, String paired, long budget) {
+            this(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp,
+                    List.of(DeviceSpec.NATIVE), paired, budget);
+        }
+
+        Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
+               List<String> strategies, String warmUp, List<String> devices, String paired, long budget) {
+            this.sizes = sizes;
+            this.scale = scale;
+            this.tasks = tasks;
+            this.warmups = warmups;
+            this.iterations = iterations;
+            this.noiseFloor = noiseFloor;
+            this.strategies = strategies;
+            this.warmUp = warmUp;
+            this.devices = devices;
+            this.paired = paired;
+            this.budget = budget;
+        }
+    }
+
+    /** Paired designs: the strategies of a size take turns wave by wave in one fork, or fork by fork; or unpaired. */
+    static final String ROUNDS = "rounds";
+    static final String FORKS = "forks";
+    static final String OFF = "off";
+    /** The seed preset's time budget: the whole preset, paired and stopped adaptively, in 30 minutes here. */
+    static final long SEED_BUDGET = 30 * 60;
+    /**
+     * Rounds of a paired configuration's first chunk under a budget (the report tools' StoppingRule adds the rest):
+     * two pairs give an interval, three a first estimate of the spread.
+     */
+    public static final int FIRST_ROUNDS = 3;
+
+    /** The seed preset's strategies, the baseline first: the order the reports list strategies in. */
+    public static final List<String> STRATEGIES = List.of("per-batch", "buffered", "async", "async:skipMerge=true");
+    /**
+     * The paired presets' strategies: the seed's and {@code ideal}, the pipeline's limit, so that every strategy's
+     * ratio to the limit is measured in the same rounds as its ratio to per-batch.
+     */
+    public static final List<String> PAIRED_STRATEGIES = List.of("per-batch", "buffered", "async",
+            "async:skipMerge=true", "ideal");
+    static final String SEED_SIZES = "small,medium,large,xlarge,xxlarge";
+    /**
+     * The tuning preset's ablation (docs/tuning.md): the reference, per-batch, buffered at upstream's defaults, buffered
+     * with each of Sluice's improvements alone, and the best combination.
+     */
+    public static final List<String> TUNING = List.of("ideal", "per-batch", "buffered", "buffered:merge=gather",
+            "buffered:pool=true", "buffered:partial=chunked", "buffered:recordBuffer=direct",
+            "buffered:partial=records:recordBuffer=direct", Presets.CONSOLIDATED_BEST);
+
+    /** The most map tasks at once a preset takes from this machine's processors: the seed's 16. */
+    static final int MAX_TASKS = 16;
+
+    /** What a plan takes from the machine it is made on. */
+    static final class Machine {
+        final int processors;
+        final long memoryTotal;
+
+        Machine(int processors, long memoryTotal) {
+            this.processors = processors;
+            this.memoryTotal = memoryTotal;
+        }
+
+        static Machine current() {
+            return new Machine(Runtime.getRuntime().availableProcessors(), SeedScale.memoryTotal());
+        }
+    }
+
+    /** The crossover map's strategies: the baseline, both PRs and the best consolidation. */
+    public static final List<String> BALANCE = List.of("per-batch", "buffered", "async", Presets.CONSOLIDATED_BEST);
+    /** The map's write bandwidths per task slot (MB/s) on emulated devices; native storage is the last column. */
+    static final List<Integer> BALANCE_WRITE_MBPS = List.of(25, 50, 100);
+    /** The map's dirty page caches per task slot (GB, at full scale): a quarter of the seed's, and the seed's. */
+    static final List<Double> BALANCE_DIRTY_GB = List.of(0.25, 1.0);
+    /** The map's data scale: similarity keeps the shape (the dirty cache is scaled with it), at a 20th of the time. */
+    static final String BALANCE_SCALE = "0.05";
+    /** The seed preset's scale on an emulated device, whose dirty cache is scaled with it. */
+    static final String DEVICE_SCALE = "0.25";
+
+    private BenchPlan() {}
+
+    /** The balance preset's devices: every write bandwidth with every dirty cache, per slot, then native storage. */
+    static List<String> balanceDevices() {
+        List<String> devices = new ArrayList<>();
+        for (int mbps : BALANCE_WRITE_MBPS) {
+            for (double gb : BALANCE_DIRTY_GB) {
+                devices.add(String.format(Locale.ROOT, "%s:write=%d:dirty=%d", DeviceSpec.PER_SLOT, mbps * 1_000_000L,
+                        Math.round(gb * 1e9)));
+            }
+        }
+        devices.add(DeviceSpec.NATIVE);
+        return devices;
+    }
+
+    static Map<String, Preset> presets() {
+        String perProcessor = null; // one task per processor, resolved on the machine the plan is made on
+        Map<String, Preset> presets = new LinkedHashMap<>();
+        String quarter = BenchmarkTerms.QUARTER;
+        // Paired presets interleave a size's strategies wave by wave (PairedWaveBenchmark: docs/results.md measured
+        // that design against alternating forks); seed adds rounds until every interval is within 5% or its share of
+        // 30 minutes is spent.
+        presets.put("smoke", new Preset(List.of("tiny"), "1", "1", 0, 2, false, PAIRED_STRATEGIES, quarter, ROUNDS,
+                0));
+        presets.put("quick", new Preset(List.of("small"), SeedScale.NAME, perProcessor, 1, 3, true, PAIRED_STRATEGIES,
+                quarter, ROUNDS, 0));
+        presets.put("seed", new Preset(Arrays.asList(SEED_SIZES.split(",")), SeedScale.NAME, perProcessor, 1,
+                FIRST_ROUNDS, true, PAIRED_STRATEGIES, quarter, ROUNDS, SEED_BUDGET));
+        // The seed's batch bytes at scale 1 (small: one 400 MB batch per task, the shape the faithful buffered was
+        // profiled at), so that ideal's memory (every record of every task at once) fits this machine at xxlarge.
+        // Full warm-up waves, so that a pool is in its steady state; unpaired, as a pool must stay warm from wave to
+        // wave, which a paired fork's one-wave executors do not give.
+        presets.put("tuning", new Preset(List.of("small", "xxlarge"), "1", perProcessor, 1, 5, false, TUNING,
+                BenchmarkTerms.FULL, OFF, 0));
+        // The crossover map (docs/balance.md): small, large and xxlarge over three write bandwidths per slot and two
+        // dirty caches per slot on emulated devices, and native storage, at a 20th of the data with the dirty caches
+        // scaled alike. Unpaired, as the map in docs/balance.md was measured.
+        presets.put("balance", new Preset(List.of("small", "large", "xxlarge"), BALANCE_SCALE, perProcessor, 1, 3,
+                false, BALANCE, quarter, balanceDevices(), OFF, 0));
+        return presets;
+    }
+
+    public static void main(String[] args) {
+        try {
+            System.exit(run(Arrays.asList(args), System.out));
+        } catch (InvalidParameterException e) {
+            System.err.println("invalid " + e.parameter() + " '" + e.value() + "': allowed is " + e.allowed());
+            System.exit(2);
+        }
+    }
+
+    static int run(List<String> args, PrintStream out) {
+        return run(args, out, Machine.current());
+    }
+
+    /** "1 task", "2 tasks". */
+    static String count(int n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+
+    static int run(List<String> args, PrintStream out, Machine machine) {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i < args.size(); i += 2) {
+            if (!args.get(i).startsWith("--") || i + 1 >= args.size()) {
+                throw new InvalidParameterException("argument", args.get(i), "--name value pairs");
+            }
+            options.put(args.get(i).substring(2), args.get(i + 1));
+        }
+        String presetName = options.getOrDefault("preset", "quick");
+        Preset preset = presets().get(presetName);
+        if (preset == null) {
+            throw new InvalidParameterException("--preset", presetName, String.join(", ", presets().keySet()));
+        }
+        List<String> sizes = options.containsKey("sizes") ? Arrays.asList(options.get("sizes").split(",", -1))
+                : preset.sizes;
+        for (String size : sizes) {
+            DataSize.parse("--sizes", size);
+        }
+        List<String> strategies = options.containsKey("strategies")
+                ? Arrays.asList(options.get("strategies").split(",", -1)) : preset.strategies;
+        for (String strategy : strategies) {
+            StrategySpec.parse("--strategies", strategy);
+        }
+        String codec = options.getOrDefault("codec", Workload.DEFAULT_CODEC);
+        ShuffleCodec.parse("--codec", codec);
+        List<String> devices = options.containsKey("device") ? List.of(options.get("device")) : preset.devices;
+        for (String device : devices) {
+            DeviceSpec.parse("--device", device);
+        }
+        boolean emulated = devices.stream().anyMatch(d -> !DeviceSpec.parse("--device", d).isNative());
+        // On an emulated device the dirty cache is the device's, scaled with the data; this machine's page cache
+        // (what seed-equivalent answers) is out of the picture, so a smaller scale keeps the run's time reasonable.
+        boolean deviceScale = emulated && !options.containsKey("scale") && SeedScale.NAME.equals(preset.scale);
+        String scale = options.getOrDefault("scale", deviceScale ? DEVICE_SCALE : preset.scale);
+        int perProcessor = Math.max(1, Math.min(MAX_TASKS, machine.processors));
+        String tasks = options.getOrDefault("tasks", preset.tasks != null ? preset.tasks : String.valueOf(perProcessor));
+        String tasksFrom = options.containsKey("tasks") ? "given" : preset.tasks != null ? "the preset's"
+                : machine.processors > MAX_TASKS ? "one per processor, at most " + MAX_TASKS + ": this machine has "
+                        + machine.processors + " processors"
+                : "one per processor: this machine has " + count(machine.processors, "processor", "processors");
+        String paired = options.getOrDefault("paired", preset.paired);
+        String pairedFrom = from(options, "paired");
+        if (!options.containsKey("paired") && !paired.equals(OFF) && strategies.size() < 2) {
+            // A preset's pairing with one strategy given: nothing to pair it with, so each runs as it always did.
+            paired = OFF;
+            pairedFrom = "one strategy: nothing to pair";
+        }
+        if (!List.of(ROUNDS, FORKS, OFF).contains(paired)) {
+            throw new InvalidParameterException("--paired", paired, ROUNDS + " (a size's strategies take turns wave by "
+                    + "wave in one fork), " + FORKS + " (fork by fork) or " + OFF);
+        }
+        long budget = options.containsKey("budget") ? budget(options.get("budget"))
+                : paired.equals(OFF) ? 0 : preset.budget;
+        if (budget > 0 && paired.equals(OFF)) {
+            throw new InvalidParameterException("--budget", options.getOrDefault("budget", String.valueOf(budget)),
+                    "none with --paired off: a budget stops paired configurations once their intervals are narrow "
+                    + "enough, which unpaired ones have not");
+        }
+        if (!paired.equals(OFF) && strategies.size() < 2) {
+            throw new InvalidParameterException("--strategies", String.join(",", strategies), "two strategies or "
+                    + "more to pair, the baseline first, or --paired off");
+        }
+        int warmups = count("--warmups", options.getOrDefault("warmups", String.valueOf(preset.warmups)), 0);
+        // Paired under a budget, the iterations are the first chunk's rounds: two at least, for an interval.
+        int iterations = count("--iterations", options.getOrDefault("iterations", String.valueOf(preset.iterations)),
+                budget > 0 ? 2 : 1);
+        String warmUp = options.getOrDefault("warmup-records", preset.warmUp);
+        if (!warmUp.equals(BenchmarkTerms.QUARTER) && !warmUp.equals(BenchmarkTerms.FULL)) {
+            throw new InvalidParameterException("--warmup-records", warmUp, BenchmarkTerms.QUARTER + " or "
+                    + BenchmarkTerms.FULL);
+        }
+        String sync = options.getOrDefault("sync", "false");
+        if (!sync.equals("true") && !sync.equals("false")) {
+            throw new InvalidParameterException("--sync", sync, "true or false");
+        }
+        // Parses every size with the rest, so that a bad scale or task count is refused here, not in a fork.
+        Workload any = null;
+        for (String size : sizes) {
+            any = Workload.parse("--", size, scale, tasks, Workload.DEFAULT_PARTITIONS, Workload.DEFAULT_BATCHES,
+                    Workload.DEFAULT_BATCH_BYTES, Workload.DEFAULT_ROWS_PER_BATCH, Workload.DEFAULT_PARTITIONING,
+                    Workload.DEFAULT_KEYS, codec, Workload.DEFAULT_SEED, dev.sluice.core.input.SchemaSpec.DEFAULT);
+        }
+        int taskCount = any.tasks;
+        out.printf(Locale.ROOT, "# %s: %s %s (%s); %s at once (%s); scale %s (%s%s); %s %s (%s); codec %s (%s);%s "
+                        + "%s%s (%s) and %s (%s) per configuration; %s %s (%s)%n",
+                presetName, sizes.size() == 1 ? "size" : "sizes", String.join(",", sizes), from(options, "sizes"),
+                count(taskCount, "task", "tasks"), tasksFrom, scale,
+                deviceScale ? "on an emulated device, whose dirty cache is scaled with the data" : from(options, "scale"),
+                SeedScale.NAME.equals(scale) ? ": " + any.scaleReason : "",
+                strategies.size() == 1 ? "strategy" : "strategies", String.join(",", strategies),
+                from(options, "strategies"), codec, options.containsKey("codec") ? "given" : "the default",
+                sync.equals("true") ? " fsync at every commit (given);" : "",
+                count(warmups, "warm-up wave", "warm-up waves"),
+                warmups == 0 ? "" : warmUp.equals(BenchmarkTerms.FULL) ? " of the full records"
+                        : " of a quarter of every record", from(options, "warmups"),
+                paired.equals(OFF) ? count(iterations, "measured wave", "measured waves")
+                        : count(iterations, "measured round", "measured rounds") + (budget > 0 ? " in the first chunk"
+                        : ""), from(options, "iterations"),
+                devices.size() == 1 ? "device" : "devices", String.join(",", devices),
+                options.containsKey("device") ? "given" : preset.devices.size() > 1 ? "the preset's" : "the default");
+        out.printf(Locale.ROOT, "# paired %s (%s): %s%n", paired, pairedFrom, paired.equals(OFF)
+                ? "each strategy in forks of its own, one after the other"
+                : (paired.equals(ROUNDS) ? "a size's strategies take turns wave by wave in one fork (PairedWaveBenchmark), "
+                        + "each ratio taken between waves of the same round"
+                        : "a size's strategies in alternating forks, each ratio taken between waves of the same "
+                        + "iteration")
+                + (budget > 0 ? String.format(Locale.ROOT, "; chunks of rounds added until every 99%% interval is "
+                        + "within 5%% of its ratio or the configuration's share of the %d s budget (%s) is spent",
+                        budget, from(options, "budget")) : "; no budget: the rounds above, once"));
+        out.printf(Locale.ROOT, "#%% paired=%s budget=%s%n", paired, budget > 0 ? String.valueOf(budget) : "none");
+        long memoryLimit = machine.memoryTotal;
+        // What is not paired (the machine's spread, the raw write) gets the iterations, or under a budget, where they
+        // are a first chunk's rounds, five at least.
+        int single = budget > 0 ? Math.max(5, iterations) : iterations;
+        if (preset.noiseFloor) {
+            // The same iterations of a constant job: the error no configuration can be expected to beat here.
+            out.println("noise-floor|" + 400 * (warmups + single) + "|NoiseFloorBenchmark -p tasks=" + tasks
+                    + " -wi " + warmups + " -i " + single + " -f 1 -foe true");
+        }
+        for (String device : devices) {
+            for (String size : sizes) {
+                List<String> common = new ArrayList<>(List.of("-p", "size=" + size, "-p", "scale=" + scale, "-p",
+                        "tasks=" + tasks, "-p", "codec=" + codec, "-f", "1", "-foe", "true"));
+                List<String> waves = List.of("-wi", String.valueOf(warmups), "-i", String.valueOf(paired.equals(OFF)
+                        ? iterations : single));
+                String at = "";
+                if (!DeviceSpec.NATIVE.equals(device)) {
+                    common.addAll(List.of("-p", "device=" + device));
+                    at = "-" + device.replaceAll("[:=]", "_");
+                }
+                if (warmUp.equals(BenchmarkTerms.FULL)) {
+                    common.addAll(List.of("-p", "warmUp=" + warmUp));
+                }
+                if (sync.equals("true")) {
+                    // Every commit forces its files to the device, and so does the raw write: the disk in every wave.
+                    common.addAll(List.of("-p", "sync=true"));
+                }
+                long weight = DataSize.parse("size", size).bytes() / 1_000_000 * (warmups + iterations);
+                String first = null;
+                List<String> limits = new ArrayList<>();
+                for (String strategy : strategies) {
+                    StrategySpec spec = StrategySpec.parse("--strategies", strategy);
+                    WriterConfig unlimited = probe(codec, WriterConfig.UNLIMITED);
+                    if (spec.problem(unlimited) != null || !spec.warnings(unlimited).isEmpty()) {
+                        // Upstream's skip-merge needs a host memory limit (without one it merges, with a warning): the
+                        // executor may use the machine's memory, read in the fork, so that the result's parameter says
+                        // "machine" on every machine. Any other problem is refused here, not in the fork.
+                        spec.check("--strategies", probe(codec, memoryLimit));
+                        limits.add(BenchmarkTerms.MACHINE);
+                    } else {
+                        limits.add("none");
+                    }
+                }
+                if (!paired.equals(OFF)) {
+                    // One line for the size: the first chunk's PairedWaveBenchmark run, one warm-up wave of each
+                    // strategy per warm-up and one wave of each per round; bench.sh asks the report tools for the rest.
+                    int k = strategies.size();
+                    List<String> jmh = new ArrayList<>(List.of("PairedWaveBenchmark", "-p", "strategies="
+                            + String.join(BenchmarkTerms.LIST, strategies)));
+                    if (limits.contains(BenchmarkTerms.MACHINE)) {
+                        jmh.addAll(List.of("-p", "memoryLimit=" + String.join(BenchmarkTerms.LIST, limits)));
+                    }
+                    jmh.addAll(common);
+                    jmh.addAll(List.of("-wi", String.valueOf(warmups * k), "-i", String.valueOf(iterations * k)));
+                    first = size + at;
+                    out.println(first + "|" + weight * k + "|" + String.join(" ", jmh));
+                } else {
+                    for (int i = 0; i < strategies.size(); i++) {
+                        String strategy = strategies.get(i);
+                        List<String> jmh = new ArrayList<>(List.of("ShuffleWriteBenchmark", "-p", "strategy="
+                                + strategy));
+                        jmh.addAll(common);
+                        jmh.addAll(waves);
+                        if (limits.get(i).equals(BenchmarkTerms.MACHINE)) {
+                            jmh.addAll(List.of("-p", "memoryLimit=" + BenchmarkTerms.MACHINE));
+                        }
+                        String name = size + at + "-" + strategy.replaceAll("[:=]", "_");
+                        first = first == null ? name : first;
+                        out.println(name + "|" + weight + "|" + String.join(" ", jmh));
+                    }
+                }
+                // The raw write of as many bytes as the first strategy's data files held: scripts/bench.sh puts that
+                // run's wave.dataBytesPerTask in place of the @ reference.
+                List<String> raw = new ArrayList<>(List.of("RawWriteBenchmark", "-p", "fileBytes="
+                        + "@wave.dataBytesPerTask:" + first));
+                raw.addAll(common);
+                raw.addAll(waves);
+                out.println(size + at + "-raw|" + weight / 4 + "|" + String.join(" ", raw));
+            }
+        }
+        return 0;
+    }
+
+    /** A time budget: {@code none}, or seconds with an optional unit ({@code 1800}, {@code 1800s}, {@code 30m}, {@code 1h}). */
+    static long budget(String text) {
+        if (text.equals("none")) {
+            return 0;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)([smh]?)").matcher(text);
+        if (m.matches()) {
+            long v = Long.parseLong(m.group(1));
+            long seconds = m.group(2).equals("h") ? v * 3600 : m.group(2).equals("m") ? v * 60 : v;
+            if (seconds > 0) {
+                return seconds;
+            }
+        }
+        throw new InvalidParameterException("--budget", text, "none, or a time > 0 in seconds, minutes or hours "
+                + "(examples: 1800, 1800s, 30m, 1h)");
+    }
+
+    /** Where an option's value came from: given on the command line, else the preset's. */
+    private static String from(Map<String, String> options, String name) {
+        return options.containsKey(name) ? "given" : "the preset's";
+    }
+
+    /** A configuration to check a strategy spec against, before anything runs. */
+    private static WriterConfig probe(String codec, long memoryLimit) {
+        ShuffleCodec.parse("codec", codec);
+        return WriterConfig.builder().memoryLimit(memoryLimit)
+                .outputDir(Path.of(System.getProperty("java.io.tmpdir"))).build();
+    }
+
+    private static int count(String parameter, String text, int min) {
+        try {
+            int v = Integer.parseInt(text);
+            if (v >= min) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new InvalidParameterException(parameter, text, "an integer >= " + min);
+    }
+}

@@ -1,0 +1,163 @@
+package dev.sluice.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The paired comparisons of a run ({@code comparisons.json} beside its JMH result): for every paired configuration,
+ * every strategy's time over the baseline's (the first strategy, per-batch in the presets) and over {@code ideal}'s
+ * where the configuration has it, pair by pair ({@link PairedRatio}), for the mapper stage (JMH's clock: the figure
+ * the stopping rule holds to the target) and the query total (the wave plus the reduce side's read after it).
+ */
+final class Comparisons {
+    static final String MAPPER = "mapper stage";
+    static final String QUERY = "query total";
+    static final String IDEAL = "ideal";
+
+    /** One comparison: a strategy against a baseline in one configuration, for one figure. */
+    static final class Entry {
+        final String config;
+        final Map<String, String> params;
+        final String figure;
+        final String strategy;
+        final String baseline;
+        final PairedRatio ratio;
+        final double target;
+
+        Entry(String config, Map<String, String> params, String figure, String strategy, String baseline,
+              PairedRatio ratio, double target) {
+            this.config = config;
+            this.params = params;
+            this.figure = figure;
+            this.strategy = strategy;
+            this.baseline = baseline;
+            this.ratio = ratio;
+            this.target = target;
+        }
+
+        boolean withinTarget() {
+            return ratio.hasInterval() && ratio.relativeHalfWidth() <= target;
+        }
+
+        String param(String name) {
+            return params.getOrDefault(name, "");
+        }
+    }
+
+    private Comparisons() {}
+
+    /** The baselines of a configuration's strategies: the first, and ideal where it is there and not the first. */
+    static List<Integer> baselines(List<String> strategies) {
+        List<Integer> out = new ArrayList<>(List.of(0));
+        int ideal = strategies.indexOf(IDEAL);
+        if (ideal > 0) {
+            out.add(ideal);
+        }
+        return out;
+    }
+
+    /** The mapper stage's comparisons of a paired configuration: what its stopping rule looks at. */
+    static List<PairedRatio> mapper(PairedRun run) {
+        List<PairedRatio> out = new ArrayList<>();
+        if (run.pairs() == 0) {
+            return out;
+        }
+        for (int b : baselines(run.strategies)) {
+            for (int s = 0; s < run.strategies.size(); s++) {
+                if (s != b) {
+                    out.add(PairedRatio.of(run.times(s), run.times(b)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every comparison of a paired configuration with pairs, both figures; {@code params} are the configuration's. */
+    static List<Entry> of(String config, PairedRun run, Map<String, String> params, double target) {
+        List<Entry> out = new ArrayList<>();
+        if (run.pairs() == 0) {
+            return out;
+        }
+        for (String figure : List.of(MAPPER, QUERY)) {
+            for (int b : baselines(run.strategies)) {
+                List<Double> base = figure.equals(MAPPER) ? run.times(b) : run.queryTimes(b);
+                for (int s = 0; s < run.strategies.size(); s++) {
+                    List<Double> times = figure.equals(MAPPER) ? run.times(s) : run.queryTimes(s);
+                    if (s == b || times.isEmpty() || base.isEmpty()) {
+                        continue;
+                    }
+                    out.add(new Entry(config, params, figure, run.strategies.get(s), run.strategies.get(b),
+                            PairedRatio.of(times, base), target));
+                }
+            }
+        }
+        return out;
+    }
+
+    static void write(Path file, List<Entry> entries) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        ArrayNode all = json.createArrayNode();
+        for (Entry e : entries) {
+            ObjectNode o = all.addObject();
+            o.put("config", e.config);
+            for (String p : List.of("size", "device", "scale", "tasks", "codec", "sync", "pairing")) {
+                o.put(p, e.param(p).isEmpty() && p.equals("device") ? "native" : e.param(p));
+            }
+            o.put("figure", e.figure);
+            o.put("strategy", e.strategy);
+            o.put("baseline", e.baseline);
+            o.put("ratio", e.ratio.ratio);
+            number(o, "ciLow", e.ratio.low);
+            number(o, "ciHigh", e.ratio.high);
+            number(o, "halfWidth", e.ratio.halfWidth());
+            number(o, "relativeHalfWidth", e.ratio.relativeHalfWidth());
+            o.put("improvement", e.ratio.improvement());
+            o.put("confidence", PairedRatio.CONFIDENCE);
+            o.put("pairs", e.ratio.pairs());
+            o.put("target", e.target);
+            o.put("withinTarget", e.withinTarget());
+            number(o, "logSd", e.ratio.logSd);
+            ArrayNode ratios = o.putArray("pairRatios");
+            e.ratio.ratios.forEach(ratios::add);
+        }
+        json.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), all);
+    }
+
+    /** Null where a figure does not exist (one pair: no interval), as JSON has no NaN. */
+    private static void number(ObjectNode o, String field, double v) {
+        if (Double.isNaN(v)) {
+            o.putNull(field);
+        } else {
+            o.put(field, v);
+        }
+    }
+
+    /** Reads a comparisons.json back. */
+    static List<Entry> read(Path file) throws IOException {
+        JsonNode root = new ObjectMapper().readTree(file.toFile());
+        if (root == null || !root.isArray()) {
+            throw new IOException(file + " is not a comparisons.json (an array of comparisons)");
+        }
+        List<Entry> out = new ArrayList<>();
+        for (JsonNode o : root) {
+            Map<String, String> params = new java.util.TreeMap<>();
+            for (String p : List.of("size", "device", "scale", "tasks", "codec", "sync", "pairing")) {
+                params.put(p, o.path(p).asText());
+            }
+            List<Double> ratios = new ArrayList<>();
+            o.path("pairRatios").forEach(v -> ratios.add(v.asDouble()));
+            out.add(new Entry(o.path("config").asText(), params, o.path("figure").asText(),
+                    o.path("strategy").asText(), o.path("baseline").asText(),
+                    PairedRatio.ofRatios(ratios, o.path("confidence").asDouble(PairedRatio.CONFIDENCE)),
+                    o.path("target").asDouble(StoppingRule.TARGET)));
+        }
+        return out;
+    }
+}

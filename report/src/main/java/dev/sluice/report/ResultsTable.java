@@ -1,0 +1,117 @@
+package dev.sluice.report;
+
+import dev.sluice.core.input.DataSize;
+import dev.sluice.spi.Bytes;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * Prints a JMH result of the shuffle-write matrix as a Markdown table: per size and strategy, the wave's time with its
+ * error, MB/s committed per wave, time relative to the raw-write reference of the same size, amplification, write
+ * calls per MiB and the kernel's write_bytes and cancelled_write_bytes per MiB committed.
+ *
+ * <p>{@code java -cp jmh/target/benchmarks.jar dev.sluice.report.ResultsTable jmh/target/jmh-result.json}
+ */
+public final class ResultsTable {
+    private ResultsTable() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1 || args[0].startsWith("-")) {
+            System.err.println("usage: ResultsTable JMH_RESULT.json");
+            System.exit(2);
+        }
+        Path json = Paths.get(args[0]);
+        if (!Files.isRegularFile(json)) {
+            System.err.println("ResultsTable: " + json + " does not exist");
+            System.exit(2);
+        }
+        print(JmhResults.read(json), System.out);
+    }
+
+    static void print(List<JmhResults.Row> rows, PrintStream out) {
+        List<JmhResults.Row> writes = new ArrayList<>();
+        for (JmhResults.Row r : rows) {
+            if (r.isWave()) {
+                writes.add(r);
+            }
+        }
+        writes.sort(Comparator.comparing((JmhResults.Row r) -> sizeOrder(r.param("size")))
+                .thenComparing(r -> strategyOrder(r.param("strategy"))));
+        out.println("| size | strategy | ms per wave (± error) | MB/s | vs raw write | amplification | write calls/MiB | write_bytes MiB/MiB | cancelled MiB/MiB | peak memory MiB |");
+        out.println("|---|---|---|---|---|---|---|---|---|---|");
+        for (JmhResults.Row r : writes) {
+            Optional<JmhResults.Row> raw = rows.stream()
+                    .filter(x -> x.benchmarkClass().equals("RawWriteBenchmark") && sameInput(x, r)).findFirst();
+            double committed = r.metric("io.committedBytes").orElse(Double.NaN) * r.metric("wave.tasks").orElse(1);
+            out.printf(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s |%n",
+                    r.param("size"), r.param("strategy"), ms(r), committed / 1e6 / (r.score / 1000),
+                    raw.map(x -> String.format(Locale.ROOT, "%.1fx", r.score / x.score)).orElse("n/a"),
+                    fmt(r.metric("io.amplification"), "%.2f"), fmt(r.metric("io.writeCallsPerMiB"), "%.1f"),
+                    fmt(div(r.metric("proc.write_bytesPerMiB"), Bytes.MiB), "%.2f"),
+                    fmt(div(r.metric("proc.cancelled_write_bytesPerMiB"), Bytes.MiB), "%.2f"),
+                    fmt(div(r.metric("io.peakBufferedBytes"), Bytes.MiB), "%.0f"));
+        }
+        List<JmhResults.Row> raws = new ArrayList<>();
+        for (JmhResults.Row r : rows) {
+            if (r.benchmarkClass().equals("RawWriteBenchmark")) {
+                raws.add(r);
+            }
+        }
+        raws.sort(Comparator.comparing(r -> sizeOrder(r.param("size"))));
+        if (!raws.isEmpty()) {
+            out.println();
+            out.println("| size | raw write ms (± error) | MB/s |");
+            out.println("|---|---|---|");
+            for (JmhResults.Row r : raws) {
+                double bytes = r.metric("io.committedBytes").orElse(Double.NaN) * r.metric("wave.tasks").orElse(1);
+                out.printf(Locale.ROOT, "| %s | %s | %.0f |%n", r.param("size"), ms(r), bytes / 1e6 / (r.score / 1000));
+            }
+        }
+    }
+
+    private static boolean sameInput(JmhResults.Row a, JmhResults.Row b) {
+        for (String p : List.of("size", "scale", "tasks", "partitions", "batches", "batchBytes", "rowsPerBatch", "codec",
+                "keys", "partitioning", "seed", "sync")) {
+            if (!a.param(p).equals(b.param(p))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A score in ms with its 99.9% error, or with "no error" and why (one measured wave). */
+    static String ms(JmhResults.Row r) {
+        return Double.isNaN(r.error) ? String.format(Locale.ROOT, "%.0f (no error: %s)", r.score,
+                JmhResults.waves(r.samples)) : String.format(Locale.ROOT, "%.0f ± %.0f", r.score, r.error);
+    }
+
+    static OptionalDouble div(OptionalDouble v, double by) {
+        return v.isPresent() ? OptionalDouble.of(v.getAsDouble() / by) : OptionalDouble.empty();
+    }
+
+    static String fmt(OptionalDouble v, String format) {
+        return v.isPresent() ? String.format(Locale.ROOT, format, v.getAsDouble()) : "n/a";
+    }
+
+    static int sizeOrder(String size) {
+        for (DataSize s : DataSize.values()) {
+            if (s.label().equals(size)) {
+                return s.ordinal();
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    private static int strategyOrder(String strategy) {
+        int i = BenchPlan.STRATEGIES.indexOf(strategy);
+        return i < 0 ? Integer.MAX_VALUE : i;
+    }
+}
