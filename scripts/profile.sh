@@ -12,7 +12,7 @@ Usage: scripts/profile.sh --strategy S --size Z [--tasks N] [--scale F] [--codec
 Runs ShuffleWriteBenchmark for one strategy and size (a wave of --tasks map tasks, 200 partitions, round robin,
 --codec, the seed's batches per task; 1 warm-up and --iterations measured waves, 1 by default)
 under async-profiler, whose library comes from the tools.profiler:async-profiler Maven jar (unpacked by the build).
-Only the measured waves are profiled (dev.sluice.jmh.WaveProfiler): not input generation, the flush before each
+Only the measured waves are profiled (dev.sluice.jmh.profile.WaveProfiler): not input generation, the flush before each
 wave, the reduce-side read, verification or removal. Writes TRIAL-flame.html, TRIAL-flame-reverse.html,
 TRIAL-collapsed.txt (one line per stack with its samples) and TRIAL-jmh.log (JMH's output) into the output
 directory, TRIAL being strategy-size-Ntasks with every character but letters, digits, '.', '_' and '-' made '_'
@@ -87,7 +87,7 @@ out="${out:-$root/jmh/target/profile/${strategy//[:=]/_}-$size-$event}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 # The files of this run, named by WaveProfiler from the parameters as JMH gets them: the only ones replaced.
-trial="$("$java" -cp "$jar" dev.sluice.jmh.WaveProfiler "$strategy" "$size" "$tasks")"
+trial="$("$java" -cp "$jar" dev.sluice.jmh.profile.WaveProfiler "$strategy" "$size" "$tasks")"
 files=("$out/$trial-flame.html" "$out/$trial-flame-reverse.html" "$out/$trial-collapsed.txt")
 log="$out/$trial-jmh.log"
 echo "$script: profiling $strategy at $size ($event) into $out" >&2
@@ -96,7 +96,7 @@ if ! "$java" -cp "$cp" dev.sluice.jmh.SluiceBenchmarks ShuffleWriteBenchmark -p 
     -p "tasks=$tasks" -p "scale=$scale" -p "codec=$codec" -p "warmUp=$warmup" -p "memoryLimit=$limit" \
     -p "device=$device" -wi 1 -i "$iterations" -f 1 -foe true \
     -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints" \
-    -prof "dev.sluice.jmh.WaveProfiler:libPath=$lib;event=$event;dir=$out" > "$log" 2>&1; then
+    -prof "dev.sluice.jmh.profile.WaveProfiler:libPath=$lib;event=$event;dir=$out" > "$log" 2>&1; then
   echo "$script: the run failed; the end of $log:" >&2
   tail -n 30 "$log" >&2
   exit 1

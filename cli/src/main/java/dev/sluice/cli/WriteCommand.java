@@ -33,6 +33,8 @@ import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.core.strategy.ShuffleWriters;
 import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.core.run.Trial;
+import dev.sluice.core.verify.WaveVerification;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -97,7 +99,7 @@ final class WriteCommand {
                 + "(shuffle_0_MAP_0.data, .index, and .checksum.ADLER32 where the strategy writes checksums;\n"
                 + "async:skipMerge=true keeps its output in segment catalogs in memory instead). Then it reads every\n"
                 + "partition of every output as reduce tasks would (the rest of the seed's query), verifies each task's\n"
-                + "output against a reference, and prints one JSON object on stdout. Progress goes to stderr.\n"
+                + "output against what it must hold, and prints one JSON object on stdout. Progress goes to stderr.\n"
                 + "SPEC is a strategy name, optionally with options: async:skipMerge=true, buffered:merge=gather:shrink=true\n"
                 + "('scripts/sluice strategies' lists every option with its default and upstream source).\n"
                 + "Only the wave (writing and committing) and the reduce-side read are timed; generation, partitioning\n"
@@ -137,7 +139,6 @@ final class WriteCommand {
     }
 
     private int validatedRun(Options options) throws Exception {
-        StrategySpec strategy = StrategySpec.parse("--strategy", options.string("strategy"));
         Workload workload = Workload.parse("--", options.string("size"), options.string("scale"),
                 options.string("tasks"), options.string("partitions"), options.string("batches"),
                 options.string("batch-bytes"), options.string("rows-per-batch"), options.string("partitioning"),
@@ -149,25 +150,11 @@ final class WriteCommand {
                 .threads(options.integer("threads"))
                 .memoryLimit(memoryLimit(options))
                 .fsync(options.flag("fsync"));
-        WriterConfig config = settings.outputDir(outDir).build();
-        strategy.check("--strategy", config);
-        for (String warning : strategy.warnings(config)) {
+        Trial trial = Trial.check("--strategy", options.string("strategy"), settings, workload, outDir);
+        for (String warning : trial.warnings()) {
             err.println("sluice: warning: " + warning);
         }
-        String what = strategy.text() + " at " + workload.size.label() + " x "
-                + String.format(Locale.ROOT, "%.3f", workload.scale) + " with " + workload.tasks + " task"
-                + (workload.tasks == 1 ? "" : "s") + " ";
-        String refusal = WaveMemory.plan(strategy, config, workload).refusal(Meminfo.available(),
-                Runtime.getRuntime().maxMemory());
-        if (refusal != null) {
-            throw new DoesNotFitException(what + refusal);
-        }
-        StoragePlan storagePlan = WaveStorage.plan(strategy, config, workload);
-        String storage = storagePlan.refusal(outDir);
-        if (storage != null) {
-            throw new DoesNotFitException(what + storage);
-        }
-        String noDevice = RunDevice.refusal(device, storagePlan.bytesTotal());
+        String noDevice = RunDevice.refusal(device, trial.storagePlan().bytesTotal());
         if (noDevice != null) {
             throw new InvalidParameterException("--device", device.text(), noDevice);
         }
@@ -188,17 +175,18 @@ final class WriteCommand {
         // The interruption is closed last, once the device is undone too: only then does its hook remove files.
         try (Interruption interruption = new Interruption(Thread.currentThread(), err);
              RunDevice storageDevice = RunDevice.open(device, outDir, workload.tasks, workload.scale,
-                    storagePlan.bytesTotal(), err, true);
+                    trial.storagePlan().bytesTotal(), err, true);
              OwnedFiles owned = OwnedFiles.claim(storageDevice.directory(), SHUFFLE_ID, outputs);
-             BufferAllocator allocator = new RootAllocator()) {
+             BufferAllocator allocator = new RootAllocator();
+             Trial strategy = trial) {
             interruption.watch(owned);
             if (owned.removedEarlier() > 0) {
                 err.printf(Locale.ROOT, "sluice: removed %d file%s (%.1f MB) an earlier run wrote to %s%n",
                         owned.removedEarlier(), owned.removedEarlier() == 1 ? "" : "s",
                         owned.removedEarlierBytes() / 1e6, owned.directory());
             }
-            WriterConfig onDevice = settings.outputDir(storageDevice.directory()).build();
-            return run(strategy, workload, onDevice, allocator, owned, storageDevice);
+            strategy.open(storageDevice.directory(), new CountedStorage(IoFaults.NONE, owned), allocator);
+            return run(strategy, workload, allocator, storageDevice);
         }
     }
 
@@ -206,8 +194,7 @@ final class WriteCommand {
         return WriterConfig.parseMemoryLimit("--memory-limit", options.string("memory-limit"));
     }
 
-    private int run(StrategySpec strategy, Workload workload, WriterConfig config, BufferAllocator allocator,
-                    OwnedFiles owned, RunDevice device) throws Exception {
+    private int run(Trial strategy, Workload workload, BufferAllocator allocator, RunDevice device) throws Exception {
         long total = workload.taskBytes() * workload.tasks;
         Progress generating = new Progress(err, String.format(Locale.ROOT,
                 "generating and partitioning %d task input%s of %s x %.3f (%.1f MB each, seed %d + task)",
@@ -215,7 +202,7 @@ final class WriteCommand {
                 workload.taskBytes() / 1e6, workload.inputSpec().seed), total);
         AtomicLongArray made = new AtomicLongArray(workload.tasks);
         try (WaveInput input = WaveInput.prepare(workload.inputSpec(), workload.tasks, workload.partitioning,
-                config.partitions, SHUFFLE_ID, allocator, (task, bytes) -> {
+                workload.partitions, SHUFFLE_ID, allocator, (task, bytes) -> {
                     made.set(task, bytes);
                     long sum = 0;
                     for (int t = 0; t < made.length(); t++) {
@@ -225,23 +212,23 @@ final class WriteCommand {
                 })) {
             generating.done(input.tasks().get(0).rows + " rows in " + input.tasks().get(0).batches
                     + " batches per task; fingerprint of task 0 " + input.tasks().get(0).fingerprint);
-            return writeReadAndVerify(strategy, workload, config, allocator, input, owned, device);
+            return writeReadAndVerify(strategy, workload, allocator, input, device);
         }
     }
 
-    private int writeReadAndVerify(StrategySpec strategy, Workload workload, WriterConfig config,
-                                   BufferAllocator allocator, WaveInput input, OwnedFiles owned, RunDevice device)
-            throws Exception {
-        CountedStorage storage = new CountedStorage(IoFaults.NONE, owned);
+    private int writeReadAndVerify(Trial strategy, Workload workload, BufferAllocator allocator, WaveInput input,
+                                   RunDevice device) throws Exception {
+        CountedStorage storage = strategy.storage();
+        WriterConfig config = strategy.config();
         WaveResult wave;
-        try (ShuffleExecutor executor = strategy.createExecutor(config, storage, allocator);
-             Wave tasks = new Wave(workload.tasks)) {
+        strategy.startExecutor();
+        try (Wave tasks = new Wave(workload.tasks)) {
             Progress writing = new Progress(err, "writing " + workload.tasks + " task" + (workload.tasks == 1 ? "" : "s")
-                    + " at once with " + strategy.text(), 1);
+                    + " at once with " + strategy.text, 1);
             try (Progress.Ticker ticker = writing.every(Progress.TICK_SECONDS, () -> String.format(Locale.ROOT,
                     "%.1f MB written to storage so far (the input is %.1f MB)",
                     storage.counters().snapshot().bytesWritten / 1e6, input.bytes() / 1e6))) {
-                wave = tasks.run(executor, input, workload.codec, storage, DirtyPages.system());
+                wave = strategy.runWave(tasks, input, DirtyPages.system());
             } catch (IOException e) {
                 err.println("sluice: write failed: " + e);
                 for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
@@ -250,6 +237,8 @@ final class WriteCommand {
                 return 1;
             }
             writing.done(String.format(Locale.ROOT, "%d bytes committed", wave.io.committedBytes));
+        } finally {
+            strategy.stopExecutor();
         }
         int filesLeft = storage.filesLeft();
         try (wave) {
@@ -258,19 +247,15 @@ final class WriteCommand {
             reading.done(read.bytes + " bytes");
             Progress verifying = new Progress(err, "verifying " + workload.tasks + " output"
                     + (workload.tasks == 1 ? "" : "s") + " of " + config.partitions + " partitions", 1);
-            List<VerificationResult> verified = new ArrayList<>();
-            for (MapTaskResult task : wave.tasks) {
-                try (PartitionReader reader = task.output.openReader(storage)) {
-                    verified.add(Verifier.verify(reader, task.input.reference, task.input.schema, workload.codec,
-                            allocator));
-                }
-            }
+            // The first wave of a run, read row by row against what each task's output must hold.
+            List<VerificationResult> verified = new WaveVerification(null, null).verify(wave, strategy, allocator)
+                    .rows;
             boolean ok = verified.stream().allMatch(VerificationResult::ok);
             String summary = ok ? verified.stream().mapToLong(VerificationResult::rowsRead).sum() + " rows in "
                     + verified.size() + " outputs verified" : verified.stream().filter(v -> !v.ok())
                     .map(VerificationResult::toString).findFirst().orElse("");
             verifying.done(summary);
-            out.println(result(strategy, workload, config, input, wave, read, filesLeft, verified, ok, summary)
+            out.println(result(strategy.spec, workload, config, input, wave, read, filesLeft, verified, ok, summary)
                     .put("device", device.describe()));
             return ok ? 0 : 1;
         }
@@ -318,7 +303,7 @@ final class WriteCommand {
                 .put("rows", input.tasks().stream().mapToLong(t -> t.rows).sum())
                 .put("inputBytes", input.bytes())
                 .put("fingerprint", input.tasks().get(0).fingerprint)
-                .put("nonEmptyPartitions", input.tasks().get(0).reference.nonEmptyPartitions())
+                .put("nonEmptyPartitions", input.tasks().get(0).expected.nonEmptyPartitions())
                 .put("committedBytes", wave.io.committedBytes)
                 .put("dataBytes", dataBytes)
                 .put("bytesWritten", wave.io.bytesWritten)

@@ -22,7 +22,7 @@ public final class GpuVerifier {
                                             Schema schema, BufferAllocator allocator) throws IOException {
         if (output.numPartitions() != expected.numPartitions()) {
             return new VerificationResult(0, 0, "the output has " + output.numPartitions()
-                    + " partitions, the reference " + expected.numPartitions());
+                    + " partitions, the input's " + expected.numPartitions());
         }
         RowMultisets read = new RowMultisets(expected.numPartitions());
         long rowsRead = 0;

@@ -1,5 +1,6 @@
 package dev.sluice.jmh;
 
+import dev.sluice.jmh.state.MemoryLimit;
 import dev.sluice.spi.Bytes;
 import dev.sluice.spi.MemoryPlan;
 import dev.sluice.spi.TaskShape;

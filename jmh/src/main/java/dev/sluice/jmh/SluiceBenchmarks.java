@@ -1,5 +1,8 @@
 package dev.sluice.jmh;
 
+import dev.sluice.jmh.profile.ShuffleIoProfiler;
+import dev.sluice.jmh.state.WriterSettings;
+import dev.sluice.jmh.write.IterationState;
 import dev.sluice.core.run.Workload;
 import java.util.ArrayList;
 import java.util.Collection;

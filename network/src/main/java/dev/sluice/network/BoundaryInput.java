@@ -5,7 +5,7 @@ import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.input.MapTaskInput;
 import dev.sluice.core.partition.PartitionedInput;
 import dev.sluice.core.partition.Partitioning;
-import dev.sluice.core.verify.Reference;
+import dev.sluice.core.verify.Expected;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -17,12 +17,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * One map task's input for a mode of the experiment, made outside any measurement: the seeded rows, generated in
  * batches of {@code inputRows}, hash-partitioned as Spark does into slices; for {@link BoundaryMode#NATIVE} the same
  * rows are first copied into batches of the mode's size, so that every mode sends the same rows in the same order
- * and one {@link Reference} judges them all. Owns its slices.
+ * and one {@link Expected} judges them all. Owns its slices.
  */
 public final class BoundaryInput implements AutoCloseable {
     public final Schema schema;
     public final PartitionedInput slices;
-    public final Reference reference;
+    public final Expected expected;
     public final String fingerprint;
     public final long rows;
     public final long bytes;
@@ -30,11 +30,11 @@ public final class BoundaryInput implements AutoCloseable {
     public final int batches;
     public final int batchRows;
 
-    private BoundaryInput(Schema schema, PartitionedInput slices, Reference reference, String fingerprint, long rows,
+    private BoundaryInput(Schema schema, PartitionedInput slices, Expected expected, String fingerprint, long rows,
                           long bytes, int batches, int batchRows) {
         this.schema = schema;
         this.slices = slices;
-        this.reference = reference;
+        this.expected = expected;
         this.fingerprint = fingerprint;
         this.rows = rows;
         this.bytes = bytes;
@@ -45,16 +45,16 @@ public final class BoundaryInput implements AutoCloseable {
     /** Generates {@code spec}'s rows in batches of {@code shape.inputRows} and prepares them for {@code mode}. */
     public static BoundaryInput prepare(InputSpec spec, BoundaryShape shape, BoundaryMode mode,
                                         BufferAllocator allocator) {
-        Reference.Builder reference = new Reference.Builder(Partitioning.HASH.create(shape.partitions, 0));
+        Expected.Builder expected = new Expected.Builder(Partitioning.HASH.create(shape.partitions, 0));
         try (MapTaskInput input = BatchGenerator.generate(spec.withRowsPerBatch(shape.inputRows), allocator,
-                bytes -> { }, reference)) {
+                bytes -> { }, expected)) {
             int batchRows = mode.inputBatchRows(shape);
             List<VectorSchemaRoot> batches = batchRows == shape.inputRows ? input.batches()
                     : rebatch(input, batchRows, allocator);
             try {
                 PartitionedInput slices = PartitionedInput.partition(batches,
                         Partitioning.HASH.create(shape.partitions, 0), allocator);
-                return new BoundaryInput(input.schema(), slices, reference.build(), input.fingerprint(), input.rows(),
+                return new BoundaryInput(input.schema(), slices, expected.build(), input.fingerprint(), input.rows(),
                         input.bytes(), batches.size(), batchRows);
             } finally {
                 if (batches != input.batches()) {

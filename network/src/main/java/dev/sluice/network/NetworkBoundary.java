@@ -92,9 +92,9 @@ public final class NetworkBoundary implements AutoCloseable {
         return receiver.take(timeout);
     }
 
-    /** Reads every partition of {@code received} back and compares it with the input's reference. */
+    /** Reads every partition of {@code received} back and compares it with what the input says it must hold. */
     public VerificationResult verify(ReceivedMapOutput received) throws IOException {
-        return Verifier.verify(received, input.reference, input.schema, format.codec(), allocator);
+        return Verifier.verify(received, input.expected, input.schema, format.codec(), allocator);
     }
 
     public ArrowIpcFormat format() {

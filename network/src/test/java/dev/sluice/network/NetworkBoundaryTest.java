@@ -59,7 +59,7 @@ class NetworkBoundaryTest {
                             assertEquals(sent.wireBytes, received.wireBytes());
                             assertEquals(sent.batches, received.batches());
                             for (int p = 0; p < partitions; p++) {
-                                long rows = input.reference.rows(p);
+                                long rows = input.expected.rows(p);
                                 long expectedBatches = mode == BoundaryMode.COALESCE
                                         ? (rows + shape.targetRows - 1) / shape.targetRows
                                         : countSlices(input, p);
@@ -100,7 +100,7 @@ class NetworkBoundaryTest {
             assertEquals(small.rows, big.rows);
             assertEquals((small.rows + 2099) / 2100, big.batches);
             for (int p = 0; p < 7; p++) {
-                assertEquals(small.reference.digest(p), big.reference.digest(p));
+                assertEquals(small.expected.digest(p), big.expected.digest(p));
             }
         }
     }

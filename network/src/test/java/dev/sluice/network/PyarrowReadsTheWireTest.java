@@ -45,7 +45,7 @@ class PyarrowReadsTheWireTest {
             assertEquals(0, received.status, received.toString());
             assertTrue(received.json.contains("\"total_rows\": " + input.rows), received.json);
             for (int p = 0; p < SHAPE.partitions; p++) {
-                long rows = input.reference.rows(p);
+                long rows = input.expected.rows(p);
                 if (rows > 0) {
                     assertTrue(received.json.contains("\"" + p + "\": " + rows), "partition " + p + " in " + received.json);
                 }

@@ -23,7 +23,7 @@ class BalanceMapTest {
     /** Five waves around {@code score}, {@code spread} apart: the error comes from them. */
     private static String row(String device, String size, String strategy, double score, double spread) {
         String runs = String.format(Locale.ROOT, "%s,%s,%s,%s,%s", score - spread, score, score + spread, score, score);
-        return String.format(Locale.ROOT, "{\"benchmark\":\"dev.sluice.jmh.ShuffleWriteBenchmark.wave\","
+        return String.format(Locale.ROOT, "{\"benchmark\":\"dev.sluice.jmh.write.ShuffleWriteBenchmark.wave\","
                 + "\"params\":{\"device\":\"%s\",\"size\":\"%s\",\"strategy\":\"%s\",\"tasks\":\"2\",\"scale\":\"0.05\"},"
                 + "\"primaryMetric\":{\"score\":%s,\"scoreUnit\":\"ms/op\",\"rawData\":[[%s]]},"
                 + "\"secondaryMetrics\":{}}", device, size, strategy, score, runs);

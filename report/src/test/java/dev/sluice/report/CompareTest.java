@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** compare.sh's comparison: verdicts from the waves each result has, and a refusal when nothing is shared. */
 class CompareTest {
-    private static final String WAVE = "dev.sluice.jmh.ShuffleWriteBenchmark.wave";
+    private static final String WAVE = "dev.sluice.jmh.write.ShuffleWriteBenchmark.wave";
 
     private static List<JmhResults.Row> rows(Path file, String limit, List<Double> waves) throws Exception {
         return JmhResults.read(new SyntheticResults().other(WAVE, Map.of("strategy", "async:skipMerge=true",

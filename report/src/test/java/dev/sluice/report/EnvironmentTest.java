@@ -50,7 +50,7 @@ class EnvironmentTest {
     }
 
     private static String row(String device, String strategy, String secondary) {
-        return String.format(Locale.ROOT, "{\"benchmark\":\"dev.sluice.jmh.ShuffleWriteBenchmark.wave\","
+        return String.format(Locale.ROOT, "{\"benchmark\":\"dev.sluice.jmh.write.ShuffleWriteBenchmark.wave\","
                 + "\"params\":{\"device\":\"%s\",\"size\":\"small\",\"strategy\":\"%s\"},"
                 + "\"primaryMetric\":{\"score\":100,\"scoreUnit\":\"ms/op\",\"rawData\":[[100,100]]},%s}",
                 device, strategy, secondary);

@@ -97,7 +97,7 @@ class PairedRunTest {
             for (double[] round : t) {
                 waves.add(round[s]);
             }
-            new SyntheticResults().other("dev.sluice.jmh.ShuffleWriteBenchmark.wave", Map.of("strategy",
+            new SyntheticResults().other("dev.sluice.jmh.write.ShuffleWriteBenchmark.wave", Map.of("strategy",
                     STRATEGIES.get(s), "size", "tiny"), waves).write(dir.resolve("runs/01-tiny-c1-s" + s + ".json"));
         }
         assertEquals(PairedRun.FORKS, run.designOnDisk(run.config("01-tiny")));
@@ -110,7 +110,7 @@ class PairedRunTest {
     void aChunkWhoseStrategiesDoNotPairUpIsRefused(@TempDir Path dir) throws Exception {
         RunDirectory run = runDirectory(dir);
         for (int s = 0; s < STRATEGIES.size(); s++) {
-            new SyntheticResults().other("dev.sluice.jmh.ShuffleWriteBenchmark.wave", Map.of("strategy",
+            new SyntheticResults().other("dev.sluice.jmh.write.ShuffleWriteBenchmark.wave", Map.of("strategy",
                     STRATEGIES.get(s)), s == 2 ? List.of(1.0, 2.0) : List.of(1.0, 2.0, 3.0))
                     .write(dir.resolve("runs/01-tiny-c1-s" + s + ".json"));
         }

@@ -21,7 +21,7 @@ final class SyntheticResults {
     SyntheticResults wave(String size, String strategy, List<Double> waves, List<Double> reads) {
         Map<String, String> params = new TreeMap<>(Map.of("size", size, "strategy", strategy, "tasks", "1",
                 "memoryLimit", "none"));
-        ObjectNode b = benchmark("dev.sluice.jmh.ShuffleWriteBenchmark.wave", params, waves, "ms/op");
+        ObjectNode b = benchmark("dev.sluice.jmh.write.ShuffleWriteBenchmark.wave", params, waves, "ms/op");
         ObjectNode secondary = (ObjectNode) b.get("secondaryMetrics");
         secondary.set("query.readMillis", metric(reads, "ms"));
         secondary.set("query.totalMillis", metric(scaled(sum(waves, reads), 0.8), "ms"));
@@ -54,7 +54,7 @@ final class SyntheticResults {
         }
         Map<String, String> params = new TreeMap<>(Map.of("size", size, "strategies", String.join("+", strategies),
                 "tasks", "1", "memoryLimit", memoryLimit));
-        ObjectNode b = benchmark("dev.sluice.jmh.PairedWaveBenchmark.wave", params, waves, "ms/op");
+        ObjectNode b = benchmark("dev.sluice.jmh.write.PairedWaveBenchmark.wave", params, waves, "ms/op");
         b.put("warmupIterations", k);
         ObjectNode secondary = (ObjectNode) b.get("secondaryMetrics");
         secondary.set("pair.strategy", metric(index, "index"));

@@ -243,7 +243,7 @@ class ConsolidatingFidelityTest {
     static VerificationResult verify(MapTaskRun run, MapOutput output, CountedStorage storage,
                                      BufferAllocator allocator, ShuffleCodec codec) throws Exception {
         try (PartitionReader reader = output.openReader(storage)) {
-            return Verifier.verify(reader, run.reference, run.input.schema, codec, allocator);
+            return Verifier.verify(reader, run.expected, run.input.schema, codec, allocator);
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.sluice.strategy;
 
 import dev.sluice.core.verify.OutputDigest;
-import dev.sluice.core.verify.Reference;
+import dev.sluice.core.verify.Expected;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.core.verify.VerifiedDigests;
 import dev.sluice.core.verify.Verifier;
@@ -105,10 +105,10 @@ class VerifiedDigestsTest {
         return WaveInput.prepare(spec, 1, partitioning, PARTITIONS, 0, allocator, (task, bytes) -> {});
     }
 
-    private static List<Reference> references(WaveInput input) {
-        List<Reference> references = new ArrayList<>();
+    private static List<Expected> references(WaveInput input) {
+        List<Expected> references = new ArrayList<>();
         for (TaskInput task : input.tasks()) {
-            references.add(task.reference);
+            references.add(task.expected);
         }
         return references;
     }
@@ -129,7 +129,7 @@ class VerifiedDigestsTest {
                 for (var task : result.tasks) {
                     try (PartitionReader reader = task.output.openReader(storage)) {
                         if (rowByRow) {
-                            VerificationResult rows = Verifier.verify(reader, task.input.reference, task.input.schema,
+                            VerificationResult rows = Verifier.verify(reader, task.input.expected, task.input.schema,
                                     codec, allocator);
                             assertTrue(rows.ok(), strategy + ": " + rows);
                         }

@@ -84,7 +84,7 @@ class WaveTest {
                         assertTrue(result.sumTaskNanos() >= result.slowestTaskNanos());
                         for (var task : result.tasks) {
                             try (PartitionReader reader = task.output.openReader(storage)) {
-                                VerificationResult verified = Verifier.verify(reader, task.input.reference,
+                                VerificationResult verified = Verifier.verify(reader, task.input.expected,
                                         task.input.schema, codec, allocator);
                                 assertTrue(verified.ok(), strategy + " map " + task.input.mapId + ": " + verified);
                             }

@@ -8,7 +8,7 @@ import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.run.MapTaskRunner;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.serde.ShuffleCodec;
-import dev.sluice.core.verify.Reference;
+import dev.sluice.core.verify.Expected;
 import dev.sluice.spi.MapTask;
 import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.core.strategy.StrategySpec;
@@ -17,7 +17,7 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * One map task's input ({@link TaskInput}, as the command line and the benchmarks make it) and its reference, owned
+ * One map task's input ({@link TaskInput}, as the command line and the benchmarks make it) and what its output must hold, owned
  * until closed; written with {@link MapTaskRunner}, as everything else writes a map task.
  */
 public final class MapTaskRun implements AutoCloseable {
@@ -25,12 +25,12 @@ public final class MapTaskRun implements AutoCloseable {
     public static final long MAP_ID = 7;
 
     public final TaskInput input;
-    public final Reference reference;
+    public final Expected expected;
     private final long heldBytes;
 
     public MapTaskRun(InputSpec spec, Partitioning partitioning, int partitions, BufferAllocator allocator) {
         this.input = TaskInput.prepare(spec, partitioning, partitions, SHUFFLE_ID, MAP_ID, allocator, bytes -> {});
-        this.reference = input.reference;
+        this.expected = input.expected;
         this.heldBytes = allocator.getAllocatedMemory();
     }
 

@@ -172,10 +172,10 @@ public abstract class ShuffleWriterContract {
                                     + actual.length + " bytes, expected " + expected[p].length + ")"
                                     + firstDifference(expected[p], actual));
                         }
-                        assertEquals(run.reference.rows(p), ArrowReaders.rows(reader, p, codec, run.input.schema, allocator),
+                        assertEquals(run.expected.rows(p), ArrowReaders.rows(reader, p, codec, run.input.schema, allocator),
                                 what + ": rows Arrow Java's reader reads in partition " + p);
                     }
-                    VerificationResult verified = Verifier.verify(reader, run.reference, run.input.schema, codec, allocator);
+                    VerificationResult verified = Verifier.verify(reader, run.expected, run.input.schema, codec, allocator);
                     assertTrue(verified.ok(), what + ": " + verified);
                 }
                 checkSparkLayout(output, dir, what);
@@ -422,7 +422,7 @@ public abstract class ShuffleWriterContract {
                             }
                         }
                         try (output; PartitionReader reader = output.openReader(storage)) {
-                            VerificationResult verified = Verifier.verify(reader, run.reference, run.input.schema,
+                            VerificationResult verified = Verifier.verify(reader, run.expected, run.input.schema,
                                     codec, allocator);
                             output.delete(storage);
                             return verified;
@@ -572,7 +572,7 @@ public abstract class ShuffleWriterContract {
     private static void assertVerifies(MapTaskRun run, MapOutput output, CountedStorage storage,
                                        BufferAllocator allocator, ShuffleCodec codec, String what) throws Exception {
         try (PartitionReader reader = output.openReader(storage)) {
-            VerificationResult verified = Verifier.verify(reader, run.reference, run.input.schema, codec, allocator);
+            VerificationResult verified = Verifier.verify(reader, run.expected, run.input.schema, codec, allocator);
             assertTrue(verified.ok(), what + ": " + verified);
         }
     }

@@ -8,7 +8,7 @@ import dev.sluice.core.partition.Partitioning;
 import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.serde.ArrowIpcFormat;
 import dev.sluice.core.serde.ShuffleCodec;
-import dev.sluice.core.verify.Reference;
+import dev.sluice.core.verify.Expected;
 import dev.sluice.spi.MapTask;
 import java.util.EnumMap;
 import java.util.List;
@@ -18,7 +18,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * One map task's input, ready to write: generated from its seed, partitioned into records, and its reference
+ * One map task's input, ready to write: generated from its seed, partitioned into records, and what its output must hold
  * computed, all outside any timing. The generated batches are released once partitioned; the records own their rows.
  */
 public final class TaskInput implements AutoCloseable {
@@ -28,7 +28,8 @@ public final class TaskInput implements AutoCloseable {
     public final Schema schema;
     public final PartitionedInput records;
     /** What each partition must hold; null for a {@link #warmUp warm-up copy}, which is not verified. */
-    public final Reference reference;
+    /** What each partition of its map output must hold, computed from the input. */
+    public final Expected expected;
     public final String fingerprint;
     public final long rows;
     public final long bytes;
@@ -38,39 +39,39 @@ public final class TaskInput implements AutoCloseable {
     private final Map<ShuffleCodec, ArrowIpcFormat> formats = new EnumMap<>(ShuffleCodec.class);
 
     private TaskInput(int shuffleId, long mapId, InputSpec spec, MapTaskInput input, PartitionedInput records,
-                      Reference reference) {
-        this(shuffleId, mapId, spec, input.schema(), records, reference, input.fingerprint(), input.rows(),
+                      Expected expected) {
+        this(shuffleId, mapId, spec, input.schema(), records, expected, input.fingerprint(), input.rows(),
                 input.bytes(), input.batches().size());
     }
 
     private TaskInput(int shuffleId, long mapId, InputSpec spec, Schema schema, PartitionedInput records,
-                      Reference reference, String fingerprint, long rows, long bytes, int batches) {
+                      Expected expected, String fingerprint, long rows, long bytes, int batches) {
         this.shuffleId = shuffleId;
         this.mapId = mapId;
         this.spec = spec;
         this.schema = schema;
         this.records = records;
-        this.reference = reference;
+        this.expected = expected;
         this.fingerprint = fingerprint;
         this.rows = rows;
         this.bytes = bytes;
         this.batches = batches;
     }
 
-    /** Generates, partitions and references the input of map task {@code mapId}; reports bytes generated. */
+    /** Generates and partitions the input of map task {@code mapId}, and what its output must hold; reports bytes generated. */
     public static TaskInput prepare(InputSpec spec, Partitioning partitioning, int partitions, int shuffleId,
                                     long mapId, BufferAllocator allocator, LongConsumer progress) {
-        Reference.Builder reference = new Reference.Builder(partitioning.create(partitions, mapId));
-        try (MapTaskInput input = BatchGenerator.generate(spec, allocator, progress, reference)) {
+        Expected.Builder expected = new Expected.Builder(partitioning.create(partitions, mapId));
+        try (MapTaskInput input = BatchGenerator.generate(spec, allocator, progress, expected)) {
             PartitionedInput records = PartitionedInput.partition(input, partitioning.create(partitions, mapId),
                     allocator);
-            return new TaskInput(shuffleId, mapId, spec, input, records, reference.build());
+            return new TaskInput(shuffleId, mapId, spec, input, records, expected.build());
         }
     }
 
     /**
      * A warm-up copy of this input: every record cut to its first {@code 1/divisor} of rows, so a wave of it runs the
-     * same code over the same partitions and records for a fraction of the time. It has no reference (what it writes
+     * same code over the same partitions and records for a fraction of the time. It has no expected rows (what it writes
      * is not verified) and shares this input's rows; closing it releases only its slices.
      */
     public TaskInput warmUp(int divisor) {

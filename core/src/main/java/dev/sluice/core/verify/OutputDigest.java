@@ -10,7 +10,7 @@ import net.jpountz.xxhash.XXHashFactory;
 
 /**
  * A fingerprint of a map output's bytes: the XXHash64 of each partition's bytes. Once an output has been verified row
- * by row against its {@link Reference}, any later output of the same input, codec and strategy must have the same
+ * by row against its {@link Expected}, any later output of the same input, codec and strategy must have the same
  * digest, which is far cheaper to check than rows: every measured iteration's output is checked this way.
  */
 public final class OutputDigest {

@@ -35,7 +35,7 @@ public final class VerifiedDigests {
     }
 
     /** The key of outputs that must decode to {@code references}, one per task in task order. */
-    public static String key(Schema schema, ShuffleCodec codec, List<Reference> references) {
+    public static String key(Schema schema, ShuffleCodec codec, List<Expected> references) {
         MessageDigest sha;
         try {
             sha = MessageDigest.getInstance("SHA-256");
@@ -44,7 +44,7 @@ public final class VerifiedDigests {
         }
         sha.update(schema.toJson().getBytes(StandardCharsets.UTF_8));
         sha.update(codec.name().getBytes(StandardCharsets.UTF_8));
-        for (Reference reference : references) {
+        for (Expected reference : references) {
             StringBuilder task = new StringBuilder().append('|').append(reference.numPartitions());
             for (int p = 0; p < reference.numPartitions(); p++) {
                 task.append(',').append(reference.rows(p)).append(':').append(reference.digest(p));

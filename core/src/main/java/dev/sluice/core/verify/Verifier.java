@@ -15,22 +15,22 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Reads every partition of a map output back, as a reduce task would (Arrow's stream reader, the codec undone), and
- * compares rows and digests with the {@link Reference}. Stops at the first partition that differs and names it.
+ * compares rows and digests with the {@link Expected}. Stops at the first partition that differs and names it.
  */
 public final class Verifier {
     private static final int READ_BUFFER = 64 * 1024;
 
     private Verifier() {}
 
-    public static VerificationResult verify(PartitionReader output, Reference reference, Schema schema,
+    public static VerificationResult verify(PartitionReader output, Expected expected, Schema schema,
                                             ShuffleCodec codec, BufferAllocator allocator) throws IOException {
-        if (output.numPartitions() != reference.numPartitions()) {
+        if (output.numPartitions() != expected.numPartitions()) {
             return new VerificationResult(0, 0, "output has " + output.numPartitions()
-                    + " partitions, expected " + reference.numPartitions());
+                    + " partitions, expected " + expected.numPartitions());
         }
         long rowsRead = 0;
-        for (int p = 0; p < reference.numPartitions(); p++) {
-            long expectedRows = reference.rows(p);
+        for (int p = 0; p < expected.numPartitions(); p++) {
+            long expectedRows = expected.rows(p);
             long length = output.length(p);
             if (length == 0 || expectedRows == 0) {
                 if (length != 0 || expectedRows != 0) {
@@ -41,16 +41,16 @@ public final class Verifier {
             }
             long[] readBack = new long[2];
             String problem = readPartition(output, p, schema, codec, allocator, readBack);
-            if (problem == null && (readBack[0] != expectedRows || readBack[1] != reference.digest(p))) {
+            if (problem == null && (readBack[0] != expectedRows || readBack[1] != expected.digest(p))) {
                 problem = String.format("expected %d rows (digest %016x), read %d rows (digest %016x)",
-                        expectedRows, reference.digest(p), readBack[0], readBack[1]);
+                        expectedRows, expected.digest(p), readBack[0], readBack[1]);
             }
             if (problem != null) {
                 return new VerificationResult(p, rowsRead, "partition " + p + " (" + length + " bytes): " + problem);
             }
             rowsRead += readBack[0];
         }
-        return new VerificationResult(reference.numPartitions(), rowsRead, null);
+        return new VerificationResult(expected.numPartitions(), rowsRead, null);
     }
 
     /** Reads partition {@code p}; fills {@code result} with rows and digest; returns a problem or null. */

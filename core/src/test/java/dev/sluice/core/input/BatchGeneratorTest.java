@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.partition.Partitioning;
-import dev.sluice.core.verify.Reference;
+import dev.sluice.core.verify.Expected;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -54,7 +54,7 @@ class BatchGeneratorTest {
         InputSpec spec = InputSpec.of(DataSize.TINY, 0.5).withKeys(KeyDistribution.ZIPF);
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskInput input = BatchGenerator.generate(spec, allocator)) {
-            Reference hashed = Reference.compute(input, Partitioning.HASH.create(200, 0));
+            Expected hashed = Expected.compute(input, Partitioning.HASH.create(200, 0));
             assertTrue(hashed.nonEmptyPartitions() < 200, "all 200 partitions got rows");
             assertTrue(hashed.nonEmptyPartitions() > 10);
             assertEquals(input.rows(), hashed.totalRows());

@@ -106,7 +106,7 @@ class BlockingMergerDeadlockTest {
                 // The slot is free: B's merger runs, and B's output is whole.
                 try (MapOutput output = outputB.get(60, TimeUnit.SECONDS);
                      PartitionReader reader = output.openReader(storage)) {
-                    assertTrue(Verifier.verify(reader, b.reference, b.input.schema, ShuffleCodec.LZ4_BLOCK, allocator)
+                    assertTrue(Verifier.verify(reader, b.expected, b.input.schema, ShuffleCodec.LZ4_BLOCK, allocator)
                             .ok());
                     output.delete(storage);
                 }

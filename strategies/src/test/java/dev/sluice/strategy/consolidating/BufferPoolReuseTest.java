@@ -48,7 +48,7 @@ class BufferPoolReuseTest {
                 for (int task = 0; task < 5; task++) {
                     try (MapOutput output = run.write(executor, codec);
                          PartitionReader reader = output.openReader(storage)) {
-                        assertTrue(Verifier.verify(reader, run.reference, run.input.schema, codec, allocator).ok());
+                        assertTrue(Verifier.verify(reader, run.expected, run.input.schema, codec, allocator).ok());
                         output.delete(storage);
                     }
                     if (task == 0) {

@@ -49,7 +49,7 @@ class UpstreamHostMemoryTest {
     private static VerificationResult verify(MapTaskRun run, MapOutput output, CountedStorage storage,
                                              BufferAllocator allocator) throws Exception {
         try (PartitionReader reader = output.openReader(storage)) {
-            return Verifier.verify(reader, run.reference, run.input.schema, ShuffleCodec.LZ4_BLOCK, allocator);
+            return Verifier.verify(reader, run.expected, run.input.schema, ShuffleCodec.LZ4_BLOCK, allocator);
         }
     }
 

@@ -40,7 +40,7 @@ class PerBatchCountersTest {
                 io = storage.counters().snapshot();
                 dataBytes = output.totalBytes();
             }
-            int nonEmpty = run.reference.nonEmptyPartitions();
+            int nonEmpty = run.expected.nonEmptyPartitions();
             assertEquals(200, nonEmpty);
             double amplification = io.amplification();
             assertTrue(amplification >= 1.9 && amplification <= 2.1, "amplification " + amplification);

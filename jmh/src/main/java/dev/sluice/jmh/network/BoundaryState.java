@@ -1,0 +1,90 @@
+package dev.sluice.jmh.network;
+
+import dev.sluice.network.BoundaryInput;
+import dev.sluice.network.BoundaryMode;
+import dev.sluice.network.BoundaryShape;
+import dev.sluice.network.NetworkBoundary;
+import dev.sluice.network.NetworkTransport;
+import dev.sluice.core.run.Workload;
+import dev.sluice.jmh.state.WorkloadState;
+import java.io.IOException;
+import java.util.Locale;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The network boundary experiment's configuration and fixture, made once per trial outside any measurement: one map
+ * task's seeded input ({@code size} x {@code scale}, generated in batches of {@code inputRows}), hash-partitioned
+ * into the workload's {@code partitions} (its size, scale and codec too: {@link WorkloadState}) and shaped for the
+ * {@code mode} ({@code native} re-batches the same rows into batches of
+ * {@code targetRows x partitions}); a receiver and a sender connected over loopback with {@code transport}.
+ */
+@State(Scope.Benchmark)
+public class BoundaryState {
+    /** per-slice, coalesce or native ({@link BoundaryMode}). */
+    @Param({"per-slice", "coalesce", "native"})
+    public String mode;
+
+    /** Rows of each input batch (what per-slice and coalesce partition). */
+    @Param({"32768"})
+    public int inputRows;
+
+    /** Rows of each batch on the wire: coalesce's target, and what native's slices hold. */
+    @Param({"8192"})
+    public int targetRows;
+
+    /** auto (epoll where available), epoll or nio. */
+    @Param({NetworkTransport.AUTO})
+    public String transport;
+
+    private BufferAllocator allocator;
+    private BoundaryInput input;
+    private NetworkBoundary boundary;
+
+    @Setup(Level.Trial)
+    public void open(WorkloadState workloadState) throws IOException {
+        Workload workload = workloadState.workload();
+        BoundaryMode boundaryMode = BoundaryMode.parse("mode", mode);
+        BoundaryShape shape = new BoundaryShape(workload.partitions, inputRows, targetRows);
+        NetworkTransport net = NetworkTransport.parse("transport", transport);
+        allocator = new RootAllocator();
+        long start = System.nanoTime();
+        input = BoundaryInput.prepare(workload.inputSpec(), shape, boundaryMode, allocator);
+        boundary = NetworkBoundary.open(input, boundaryMode, shape, workload.codec, net, allocator);
+        System.out.printf(Locale.ROOT, "%nsluice input: %s x %.3f, %d rows, %d bytes, %d batches of %d rows, "
+                        + "%d slices in %d partitions, fingerprint %s, made in %.1f s; transport %s%n",
+                workload.size.label(), workload.scale, input.rows, input.bytes, input.batches, input.batchRows,
+                input.slices.size(), workload.partitions, input.fingerprint, (System.nanoTime() - start) / 1e9,
+                net.label());
+    }
+
+    NetworkBoundary boundary() {
+        return boundary;
+    }
+
+    BoundaryInput input() {
+        return input;
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        try {
+            if (boundary != null) {
+                boundary.close();
+            }
+        } finally {
+            if (input != null) {
+                input.close();
+            }
+            if (allocator != null) {
+                allocator.close();
+            }
+        }
+    }
+}

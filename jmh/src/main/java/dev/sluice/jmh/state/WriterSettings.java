@@ -1,0 +1,83 @@
+package dev.sluice.jmh.state;
+
+import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.core.run.BenchmarkTerms;
+import dev.sluice.core.run.Trial;
+import dev.sluice.core.run.Workload;
+import java.io.IOException;
+import java.util.Locale;
+import dev.sluice.spi.WriterConfig;
+import java.util.Arrays;
+import java.util.List;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The executor settings every strategy of a trial shares (spark-rapids' writer threads, host memory limit, and
+ * whether commits force their files), for {@link WriterState}'s one strategy and {@link PairedState}'s several.
+ */
+@State(Scope.Benchmark)
+public class WriterSettings {
+    /** Separates the values of a list parameter of the paired benchmark (JMH's own separator, the comma, makes trials). */
+    public static final String LIST = BenchmarkTerms.LIST;
+
+    @Param({"16"})
+    public int threads;
+
+    /**
+     * The executor's host memory limit: {@code none} (upstream's default), a byte size, or {@code machine}, this
+     * machine's memory, read here in the fork ({@link MemoryLimit}). {@link PairedWaveBenchmark} also takes one value
+     * per strategy, in the strategies' order, separated by {@value #LIST}.
+     */
+    @Param({"none"})
+    public String memoryLimit;
+
+    /** fsync of data, index and checksum files at commit. */
+    @Param({"false"})
+    public boolean sync;
+
+    /** The {@code memoryLimit} of each of {@code strategies} strategies: one value for all, or one each. */
+    public List<String> memoryLimits(int strategies) {
+        List<String> limits = split(memoryLimit);
+        if (limits.size() == 1) {
+            return java.util.Collections.nCopies(strategies, limits.get(0));
+        }
+        if (limits.size() != strategies) {
+            throw new InvalidParameterException("memoryLimit", memoryLimit, "one limit for every strategy, or one per "
+                    + "strategy in their order separated by '" + LIST + "' (" + strategies + " here)");
+        }
+        return limits;
+    }
+
+    /** The configuration of a strategy with memory limit {@code limit} (one of {@link #memoryLimits}), without its output directory. */
+    public WriterConfig.Builder config(Workload workload, String limit) {
+        return WriterConfig.builder().partitions(workload.partitions).threads(threads)
+                .memoryLimit(MemoryLimit.parse("memoryLimit", limit)).fsync(sync);
+    }
+
+    /**
+     * Checks strategy {@code spec} with these settings and memory limit {@code limit} (one of {@link #memoryLimits})
+     * for {@code workload}, its files going under the trial directory's base ({@link Trial#check}: refused before any
+     * input is made where it cannot fit); says what {@code machine} came to and what the strategy warns of.
+     *
+     * @param parameter the JMH parameter the spec came from, for errors
+     */
+    public Trial check(String parameter, String spec, String limit, Workload workload) throws IOException {
+        WriterConfig.Builder builder = config(workload, limit);
+        if (MemoryLimit.MACHINE.equals(limit)) {
+            System.out.printf(Locale.ROOT, "sluice: %s: memoryLimit=%s: %d bytes, this machine's memory%n", spec,
+                    limit, MemoryLimit.parse("memoryLimit", limit));
+        }
+        Trial trial = Trial.check(parameter, spec, builder, workload, TrialDirectory.base());
+        for (String warning : trial.warnings()) {
+            System.err.println("sluice: warning: " + spec + ": " + warning);
+        }
+        return trial;
+    }
+
+    /** A list parameter's values: {@code a+b+c}. */
+    public static List<String> split(String list) {
+        return Arrays.asList(list.split(java.util.regex.Pattern.quote(LIST), -1));
+    }
+}

@@ -1,0 +1,246 @@
+package dev.sluice.jmh.write;
+
+import dev.sluice.jmh.profile.Figures;
+import dev.sluice.jmh.RunSettings;
+import dev.sluice.jmh.state.GateState;
+import dev.sluice.jmh.state.StorageState;
+import dev.sluice.jmh.state.TrialDirectory;
+import dev.sluice.jmh.state.WorkloadState;
+import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.core.device.EmulatedDevice;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.FilePurpose;
+import dev.sluice.spi.storage.IoSnapshot;
+import dev.sluice.core.measure.ProcSelfIo;
+import dev.sluice.spi.storage.WritableFile;
+import dev.sluice.spi.ShuffleRecord;
+import dev.sluice.core.run.DirtyPages;
+import dev.sluice.core.run.TaskInput;
+import dev.sluice.core.run.Workload;
+import dev.sluice.spi.StreamFormat;
+import dev.sluice.spi.OwnedThreads;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import dev.sluice.core.memory.ArrowHostAllocator;
+import dev.sluice.spi.memory.HostAllocator;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The storage's limit, measured in the same run: the wave's writes without any of its work. {@code tasks} threads
+ * each write, at once, as many bytes as a map task's data file holds for the same input and codec, sequentially in
+ * 4 MiB calls, to the same directory, with the same fsync choice. A strategy's wave time divided by this one's says
+ * how close it gets to what the storage does.
+ */
+public class RawWriteBenchmark extends RunSettings {
+    static final int WRITE_SIZE = 4 << 20;
+    static final String COMPUTED = "computed";
+
+    /** The raw writes of one trial: their size, their threads, their files. */
+    @State(Scope.Benchmark)
+    public static class RawWrites {
+        @Param({"false"})
+        public boolean sync;
+
+        /**
+         * Bytes each thread writes: {@value #COMPUTED}, a map task's data file for this input and codec, computed by
+         * generating and serializing task 0's input; or a count, e.g. the {@code wave.dataBytesPerTask} a strategy
+         * committed for the same workload ({@code scripts/bench.sh} passes its baseline's, which saves generating the
+         * input once more).
+         */
+        @Param({COMPUTED})
+        public String fileBytes;
+
+        private CountedStorage storage;
+        private Path dir;
+        private ByteBuffer chunk;
+        private long bytes;
+        private ExecutorService threads;
+        private final List<Path> files = new ArrayList<>();
+        private int tasks;
+        private long inputBytes;
+        private int batches;
+        private EmulatedDevice device;
+
+        @Setup(Level.Trial)
+        public void start(WorkloadState workloadState, StorageState storageState) throws Exception {
+            Workload workload = workloadState.workload();
+            device = storageState.emulated();
+            tasks = workload.tasks;
+            inputBytes = workload.taskBytes();
+            batches = workload.batchesPerTask();
+            if (COMPUTED.equals(fileBytes)) {
+                bytes = dataFileBytes(workload);
+            } else {
+                try {
+                    bytes = Long.parseLong(fileBytes.trim());
+                } catch (NumberFormatException e) {
+                    bytes = -1;
+                }
+                if (bytes < 1) {
+                    throw new InvalidParameterException("fileBytes", fileBytes, COMPUTED + " or a byte count >= 1");
+                }
+            }
+            System.out.printf("sluice raw write: %d tasks x %d bytes (%s) in %d-byte writes%n", tasks, bytes,
+                    COMPUTED.equals(fileBytes) ? "a data file of this input, computed" : "given", WRITE_SIZE);
+            dir = storageState.newTrialDirectory("sluice-raw-");
+            chunk = ByteBuffer.allocateDirect(WRITE_SIZE);
+            SplittableRandom random = new SplittableRandom(workload.inputSpec().seed);
+            while (chunk.remaining() >= Long.BYTES) {
+                chunk.putLong(random.nextLong());
+            }
+            storage = new CountedStorage();
+            threads = Executors.newFixedThreadPool(tasks, new OwnedThreads("sluice-raw"));
+        }
+
+        /**
+         * Bytes of map task 0's data file for this input and codec: every partition's stream, exactly. The records are
+         * serialized in as many slices as there are processors, at once, which halves the fork's set-up time here.
+         */
+        private static long dataFileBytes(Workload workload) throws Exception {
+            try (BufferAllocator allocator = new RootAllocator();
+                 TaskInput input = TaskInput.prepare(workload.inputSpec(), workload.partitioning, workload.partitions,
+                         0, 0, allocator, b -> {})) {
+                List<ShuffleRecord> records = input.records(workload.codec);
+                StreamFormat format = input.format(workload.codec);
+                int slices = Math.max(1, Math.min(records.size(), Runtime.getRuntime().availableProcessors()));
+                ExecutorService counters = Executors.newFixedThreadPool(slices);
+                try {
+                    List<Future<Long>> counts = new ArrayList<>();
+                    HostAllocator scratch = ArrowHostAllocator.of(allocator);
+                    for (int s = 0; s < slices; s++) {
+                        List<ShuffleRecord> slice = records.subList(records.size() * s / slices,
+                                records.size() * (s + 1) / slices);
+                        counts.add(counters.submit(() -> {
+                            Counting counting = new Counting();
+                            for (ShuffleRecord record : slice) {
+                                record.payload().writeTo(counting, scratch);
+                            }
+                            return counting.bytes;
+                        }));
+                    }
+                    long total = 0;
+                    for (Future<Long> count : counts) {
+                        total += count.get(30, TimeUnit.MINUTES);
+                    }
+                    boolean[] started = new boolean[workload.partitions];
+                    for (ShuffleRecord record : records) {
+                        started[record.partitionId()] = true;
+                    }
+                    for (boolean s : started) {
+                        total += s ? format.streamHeader().length + format.endOfStream().length : 0;
+                    }
+                    return total;
+                } finally {
+                    counters.shutdownNow();
+                }
+            }
+        }
+
+        /** One task's file: {@code bytes} in 4 MiB calls, forced if {@code sync}. */
+        private void writeOne(Path file) throws IOException {
+            ByteBuffer mine = chunk.duplicate();
+            long written = 0;
+            try (WritableFile out = storage.create(file, FilePurpose.MAP_OUTPUT)) {
+                while (written < bytes) {
+                    mine.clear();
+                    mine.limit((int) Math.min(WRITE_SIZE, bytes - written));
+                    written += out.write(mine);
+                }
+                if (sync) {
+                    out.force();
+                }
+            }
+            storage.commit(List.of(file));
+        }
+
+        @TearDown(Level.Iteration)
+        public void remove() throws IOException {
+            for (Path file : files) {
+                storage.delete(file);
+            }
+            files.clear();
+        }
+
+        @TearDown(Level.Trial)
+        public void stop() throws IOException {
+            threads.shutdownNow();
+            TrialDirectory.remove(dir);
+        }
+    }
+
+    @Benchmark
+    public long writeSequentially(RawWrites raw, GateState gate) throws Exception {
+        IoSnapshot before = raw.storage.counters().snapshot();
+        Optional<ProcSelfIo> procBefore = ProcSelfIo.read();
+        DirtyPages.Sampler sampler = gate.dirty().available() ? gate.dirty().sample() : null;
+        long start = System.nanoTime();
+        List<Future<Long>> writes = new ArrayList<>();
+        for (int t = 0; t < raw.tasks; t++) {
+            Path file = raw.dir.resolve("raw-" + t + "-" + System.nanoTime());
+            raw.files.add(file);
+            writes.add(raw.threads.submit(() -> {
+                long taskStart = System.nanoTime();
+                raw.writeOne(file);
+                return System.nanoTime() - taskStart;
+            }));
+        }
+        long sum = 0;
+        long slowest = 0;
+        for (Future<Long> write : writes) {
+            long nanos = write.get(30, TimeUnit.MINUTES);
+            sum += nanos;
+            slowest = Math.max(slowest, nanos);
+        }
+        long wall = System.nanoTime() - start;
+        long peakDirty = -1;
+        if (sampler != null) {
+            sampler.close();
+            peakDirty = sampler.peak();
+        }
+        Optional<ProcSelfIo> procAfter = ProcSelfIo.read();
+        Figures.publish(new WaveFigures(raw.tasks, raw.inputBytes, raw.batches, raw.bytes * raw.tasks, wall, sum, slowest, 0,
+                raw.storage.counters().snapshot().since(before),
+                procBefore.isPresent() && procAfter.isPresent() ? Optional.of(procAfter.get().since(procBefore.get()))
+                        : Optional.empty(), Optional.empty(), WRITE_SIZE, peakDirty, gate.settled(), raw.device, -1, -1));
+        return wall;
+    }
+
+    private static final class Counting implements WritableByteChannel {
+        long bytes;
+
+        @Override
+        public int write(ByteBuffer src) {
+            int n = src.remaining();
+            src.position(src.limit());
+            bytes += n;
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {}
+    }
+}
