@@ -15,7 +15,7 @@ public final class MemoryPlan {
     private final Map<String, Long> heap = new LinkedHashMap<>();
     private long direct;
 
-    /** Memory outside the Java heap (Arrow and Netty buffers, partials). */
+    /** Memory outside the Java heap (host buffers, Netty buffers, partials). */
     public MemoryPlan offHeap(String what, long bytes) {
         offHeap.merge(what, bytes, Long::sum);
         return this;

@@ -10,7 +10,7 @@ public interface PartitionReader extends AutoCloseable {
     /** Bytes of partition {@code p}; 0 for an empty partition. */
     long length(int partition) throws IOException;
 
-    /** The bytes of partition {@code p}: one Arrow IPC stream (in the codec's framing), or nothing if empty. */
+    /** The bytes of partition {@code p}: one stream of the map task's format, or nothing if empty. */
     ReadableByteChannel open(int partition) throws IOException;
 
     @Override

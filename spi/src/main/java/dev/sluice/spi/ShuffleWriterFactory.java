@@ -9,7 +9,7 @@ import dev.sluice.spi.memory.HostAllocator;
 /**
  * A writer strategy, found by {@link java.util.ServiceLoader} under a stable {@link #name()}. A third party's jar
  * adds one with a {@code META-INF/services/dev.sluice.spi.ShuffleWriterFactory} entry. Most callers reach it
- * through a {@link StrategySpec}, which parses and checks its options.
+ * through a strategy spec ({@code NAME:key=value}), which the engine parses and checks against its options.
  */
 public interface ShuffleWriterFactory {
     /** Stable name used on the command line and in benchmark parameters, e.g. {@code per-batch}. */
@@ -62,7 +62,7 @@ public interface ShuffleWriterFactory {
     }
 
     /**
-     * Starts an executor for this strategy. All file I/O goes through {@code storage}; all Arrow memory comes from
+     * Starts an executor for this strategy. All file I/O goes through {@code storage}; all off-heap memory comes from
      * {@code allocator} (the caller owns both).
      */
     ShuffleExecutor createExecutor(WriterConfig config, OptionValues options, CountedStorage storage,

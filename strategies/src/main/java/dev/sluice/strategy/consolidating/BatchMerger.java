@@ -15,7 +15,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>How the merger is run is the subclass's: {@link CooperativeMerger} or {@link BlockingMerger}.
  */
 abstract class BatchMerger {
-    protected final ConsolidatingWriter writer;
+    /** The map task's writer, as the merger sees it. */
+    protected final MergeEvents writer;
     final PartialHandle partial;
     /** Where each partition's segment (header to end-of-stream marker) starts in the partial, and its length. */
     final long[] offsets;
@@ -31,7 +32,7 @@ abstract class BatchMerger {
     private int currentPartition = -1;
     private long currentStart;
 
-    BatchMerger(ConsolidatingWriter writer, PartialHandle partial, int partitions, byte[] header, byte[] endOfStream) {
+    BatchMerger(MergeEvents writer, PartialHandle partial, int partitions, byte[] header, byte[] endOfStream) {
         this.writer = writer;
         this.partial = partial;
         this.offsets = new long[partitions];

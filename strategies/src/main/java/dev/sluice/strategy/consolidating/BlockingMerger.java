@@ -20,7 +20,7 @@ final class BlockingMerger extends BatchMerger implements Slots.SlotTask {
 
     private final Slots slots;
 
-    BlockingMerger(ConsolidatingWriter writer, PartialHandle partial, int partitions, byte[] header,
+    BlockingMerger(MergeEvents writer, PartialHandle partial, int partitions, byte[] header,
                    byte[] endOfStream, Slots slots) {
         super(writer, partial, partitions, header, endOfStream);
         this.slots = slots;

@@ -37,7 +37,7 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
     /** With {@code pool=true}: partials and direct records; null otherwise. */
     private final HostBufferPool pool;
     private final ByteBufAllocator recordBuffers = PooledByteBufAllocator.DEFAULT;
-    private final HostMemory host;
+    private final ExecutorMemory host;
     private final AutoCloseable compression;
     private final AutoCloseable mergers;
 
@@ -48,7 +48,7 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         this.settings = settings;
         this.storage = storage;
         this.allocator = allocator;
-        this.host = new HostMemory(config);
+        this.host = new ExecutorMemory(config);
         String prefix = "sluice-" + strategy;
         // Not a child allocator of the executor's own: a segment catalog keeps partials after its executor closes
         // (a closed pool frees what is given back to it).
@@ -120,7 +120,7 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         return settings.partial == Modes.Partial.RECORDS ? partials : null;
     }
 
-    HostMemory host() {
+    ExecutorMemory host() {
         return host;
     }
 
@@ -134,7 +134,7 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
                 : new RecordCompression.SharedPool((BoundedPool) compression);
     }
 
-    BatchMerger newMerger(ConsolidatingWriter writer, PartialHandle partial, StreamFormat format) {
+    BatchMerger newMerger(MergeEvents writer, PartialHandle partial, StreamFormat format) {
         byte[] header = format.streamHeader();
         byte[] end = format.endOfStream();
         return mergers instanceof Slots

@@ -26,7 +26,7 @@ import dev.sluice.spi.memory.HostAllocator;
  * the data file (written in one call, or renamed if it went to file); several are merged into it; or, with
  * skip-merge (PR-14090), the partials are registered in a segment catalog and nothing is written.
  */
-final class ConsolidatingWriter extends BackgroundWriter {
+final class ConsolidatingWriter extends BackgroundWriter implements MergeEvents {
     private final ConsolidatingExecutor executor;
     private final WriterConfig config;
     private final ConsolidatingSettings settings;
@@ -178,11 +178,8 @@ final class ConsolidatingWriter extends BackgroundWriter {
         }
     }
 
-    /**
-     * Merger: a record was appended (or dropped); its quota goes back, and its memory too unless the partial adopted
-     * its buffer ({@code partial=records}), which then holds that memory.
-     */
-    void recordMerged(PendingRecord record, boolean adopted) {
+    @Override
+    public void recordMerged(PendingRecord record, boolean adopted) {
         if (!adopted) {
             memory.releaseRecord(record.reserved);
         }
@@ -190,18 +187,19 @@ final class ConsolidatingWriter extends BackgroundWriter {
         pending.finished();
     }
 
-    /** Merger: a batch finished. */
-    void batchFinished() {
+    @Override
+    public void batchFinished() {
         pending.finished();
     }
 
-    /** Background threads: records the writer's failure. */
-    void failWith(Throwable cause) {
+    /** Background threads (compression, mergers): records the writer's failure. */
+    @Override
+    public void failWith(Throwable cause) {
         fail(cause);
     }
 
-    /** The writer's first failure, or null. */
-    Throwable firstFailure() {
+    @Override
+    public Throwable firstFailure() {
         return failure();
     }
 

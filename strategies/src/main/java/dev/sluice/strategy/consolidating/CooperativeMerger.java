@@ -13,7 +13,7 @@ final class CooperativeMerger extends BatchMerger {
     private final BoundedPool pool;
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
-    CooperativeMerger(ConsolidatingWriter writer, PartialHandle partial, int partitions, byte[] header,
+    CooperativeMerger(MergeEvents writer, PartialHandle partial, int partitions, byte[] header,
                       byte[] endOfStream, BoundedPool pool) {
         super(writer, partial, partitions, header, endOfStream);
         this.pool = pool;

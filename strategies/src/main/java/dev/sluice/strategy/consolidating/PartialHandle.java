@@ -41,7 +41,7 @@ final class PartialHandle implements SegmentSource {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final WriterMemory memory;
-    private final HostMemory host;
+    private final ExecutorMemory host;
     private final HostBuffers buffers;
     private final CountedStorage storage;
     private final Supplier<Path> spillPath;
@@ -65,7 +65,7 @@ final class PartialHandle implements SegmentSource {
     private boolean finished;
     private boolean released;
 
-    PartialHandle(WriterMemory memory, HostMemory host, HostBuffers buffers, CountedStorage storage,
+    PartialHandle(WriterMemory memory, ExecutorMemory host, HostBuffers buffers, CountedStorage storage,
                   Supplier<Path> spillPath, ConsolidatingSettings settings) {
         this.memory = memory;
         this.host = host;

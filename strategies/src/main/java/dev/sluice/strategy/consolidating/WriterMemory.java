@@ -14,15 +14,15 @@ import java.util.function.Supplier;
  * for {@code peakBufferedBytes}.
  */
 abstract class WriterMemory {
-    protected final HostMemory host;
+    protected final ExecutorMemory host;
     /** This writer's use, charged after the executor's and released before it. */
     protected final MemoryBudget own = new MemoryBudget(Long.MAX_VALUE);
 
-    WriterMemory(HostMemory host) {
+    WriterMemory(ExecutorMemory host) {
         this.host = host;
     }
 
-    static WriterMemory create(ConsolidatingSettings settings, HostMemory host) {
+    static WriterMemory create(ConsolidatingSettings settings, ExecutorMemory host) {
         switch (settings.memoryBound) {
             case EXACT:
                 return new Exact(host);
@@ -103,7 +103,7 @@ abstract class WriterMemory {
         /** Null for partials-only. */
         private final InputCopies inputs;
 
-        Threshold(HostMemory host, double threshold, boolean hostAlloc) {
+        Threshold(ExecutorMemory host, double threshold, boolean hostAlloc) {
             super(host);
             this.threshold = threshold;
             this.inputs = hostAlloc ? new InputCopies(host.budget()) : null;
@@ -216,7 +216,7 @@ abstract class WriterMemory {
         static final long TIMEOUT_MINUTES = 10;
         private static final long POLL_MILLIS = 50;
 
-        Exact(HostMemory host) {
+        Exact(ExecutorMemory host) {
             super(host);
         }
 

@@ -72,7 +72,7 @@ class BlockingMergerDeadlockTest {
             List<ShuffleRecord> recordsA = a.records(ShuffleCodec.LZ4_BLOCK);
             List<ShuffleRecord> recordsB = b.records(ShuffleCodec.LZ4_BLOCK);
             try (ShuffleExecutor executor = strategy.createExecutor(config, storage, allocator)) {
-                HostMemory host = ((ConsolidatingExecutor) executor).host();
+                ExecutorMemory host = ((ConsolidatingExecutor) executor).host();
                 ShuffleWriter writerA = executor.createMapOutputWriter(a.task(ShuffleCodec.LZ4_BLOCK));
                 MapTask taskB = b.task(ShuffleCodec.LZ4_BLOCK);
                 ShuffleWriter writerB = executor.createMapOutputWriter(
@@ -125,7 +125,7 @@ class BlockingMergerDeadlockTest {
     }
 
     /** Waits until the executor's memory use stops changing near the limit (B's task thread is waiting). */
-    private static void awaitSteady(HostMemory host, long limit) throws InterruptedException {
+    private static void awaitSteady(ExecutorMemory host, long limit) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         long last = -1;
         int steady = 0;

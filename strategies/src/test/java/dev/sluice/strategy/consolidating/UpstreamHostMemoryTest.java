@@ -98,7 +98,7 @@ class UpstreamHostMemoryTest {
             StrategySpec strategy = StrategySpec.parse("strategy",
                     "buffered:initialPartial=4m:memoryThreshold=1:maxBytesInFlight=1m");
             try (ShuffleExecutor executor = strategy.createExecutor(config(50, limit), storage, allocator)) {
-                HostMemory host = ((ConsolidatingExecutor) executor).host();
+                ExecutorMemory host = ((ConsolidatingExecutor) executor).host();
                 try (MapOutput output = run.write(executor, ShuffleCodec.LZ4_BLOCK)) {
                     IoSnapshot io = storage.counters().snapshot();
                     assertTrue(host.finishedSpills() > 0, "no finished partial was spilled to make room");

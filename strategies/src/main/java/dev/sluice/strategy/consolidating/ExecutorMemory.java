@@ -12,14 +12,14 @@ import java.util.concurrent.atomic.LongAdder;
  * with an exact bound, records) hold, against the executor's limit if there is one. It also knows the partials that
  * hold memory and may be spilled, so that an exact bound can make room wherever the memory is.
  */
-final class HostMemory {
+final class ExecutorMemory {
     private final MemoryBudget budget;
     private final boolean limited;
     private final Set<PartialHandle> inMemory = ConcurrentHashMap.newKeySet();
     /** Finished partials spilled to make room for an allocation ({@link #spillLargestFinished}). */
     private final LongAdder finishedSpills = new LongAdder();
 
-    HostMemory(WriterConfig config) {
+    ExecutorMemory(WriterConfig config) {
         this.limited = config.hasMemoryLimit();
         this.budget = new MemoryBudget(config.memoryLimit);
     }
