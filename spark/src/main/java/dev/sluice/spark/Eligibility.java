@@ -1,0 +1,78 @@
+package dev.sluice.spark;
+
+import dev.sluice.core.serde.ShuffleCodec;
+import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkConf;
+
+/**
+ * Whether a shuffle can go through a Sluice strategy and still be read by Spark's own reader
+ * ({@code BlockStoreShuffleReader}: decryption, then decompression by {@code spark.io.compression.codec}, then the
+ * dependency's serializer). A strategy writes a partition as independently made pieces, one per batch, concatenated;
+ * that reads as one stream only when each condition below holds. Anything else goes to Spark's own writers.
+ */
+public final class Eligibility {
+    private Eligibility() {}
+
+    /** The codec Sluice frames {@code conf}'s shuffle compression with, or null when none matches it. */
+    public static ShuffleCodec codec(SparkConf conf) {
+        return whyNotCodec(conf) == null ? codecOf(conf) : null;
+    }
+
+    /** Why {@code dependency}'s shuffle cannot go through a strategy, in one sentence, or null when it can. */
+    public static String whyNot(ShuffleDependency<?, ?, ?> dependency, SparkConf conf) {
+        if (!dependency.serializer().supportsRelocationOfSerializedObjects()) {
+            return "its serializer " + dependency.serializer().getClass().getName() + " does not support relocation "
+                    + "of serialized objects, so batches serialized apart cannot be concatenated";
+        }
+        if (dependency.mapSideCombine()) {
+            return "it combines on the map side (an aggregator), which Spark's sort-based writer does";
+        }
+        if (dependency.rowBasedChecksums().length > 0) {
+            return "it asks for row-based checksums (spark.sql.shuffle.orderIndependentChecksum.enabled), which "
+                    + "Sluice's writers do not compute";
+        }
+        return whyNotCodec(conf);
+    }
+
+    private static String whyNotCodec(SparkConf conf) {
+        if (!conf.getBoolean("spark.shuffle.compress", true)) {
+            return "spark.shuffle.compress is false; Sluice frames lz4 and zstd as Spark does, not plain streams";
+        }
+        String algorithm = conf.get("spark.shuffle.checksum.algorithm", "ADLER32");
+        if (conf.getBoolean("spark.shuffle.checksum.enabled", true) && !algorithm.equalsIgnoreCase("ADLER32")) {
+            return "spark.shuffle.checksum.algorithm is " + algorithm + "; Sluice computes ADLER32 (or set "
+                    + "spark.shuffle.checksum.enabled=false)";
+        }
+        String codec = conf.get("spark.io.compression.codec", "lz4");
+        if (codecOf(conf) == null) {
+            return "spark.io.compression.codec is " + codec + "; Sluice frames lz4 and zstd the way Spark does";
+        }
+        if (codecOf(conf) == ShuffleCodec.LZ4_BLOCK) {
+            String block = conf.get("spark.io.compression.lz4.blockSize", "32k");
+            if (conf.getSizeAsBytes("spark.io.compression.lz4.blockSize", "32k") != 32 * 1024) {
+                return "spark.io.compression.lz4.blockSize is " + block + "; Sluice frames lz4 in 32 KiB blocks, "
+                        + "Spark's default";
+            }
+        } else {
+            if (conf.getInt("spark.io.compression.zstd.level", 1) != 1
+                    || conf.getInt("spark.io.compression.zstd.workers", 0) != 0
+                    || conf.getSizeAsBytes("spark.io.compression.zstd.bufferSize", "32k") != 32 * 1024
+                    || conf.contains("spark.io.compression.zstd.strategy")) {
+                return "spark.io.compression.zstd.* is not Spark's default (level 1, no workers, 32 KiB buffer, "
+                        + "no strategy), the zstd Sluice frames";
+            }
+        }
+        return null;
+    }
+
+    private static ShuffleCodec codecOf(SparkConf conf) {
+        String codec = conf.get("spark.io.compression.codec", "lz4").trim();
+        if (codec.equalsIgnoreCase("lz4") || codec.equals("org.apache.spark.io.LZ4CompressionCodec")) {
+            return ShuffleCodec.LZ4_BLOCK;
+        }
+        if (codec.equalsIgnoreCase("zstd") || codec.equals("org.apache.spark.io.ZStdCompressionCodec")) {
+            return ShuffleCodec.ZSTD;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,160 @@
+package dev.sluice.spark;
+
+import dev.sluice.core.serde.BytesPayload;
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.spi.InputBatch;
+import dev.sluice.spi.ShuffleRecord;
+import dev.sluice.spi.ShuffleWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import org.apache.spark.serializer.SerializationStream;
+import org.apache.spark.serializer.SerializerInstance;
+import scala.reflect.ClassTag$;
+
+/**
+ * A map task's rows as Sluice records: each row serialized by the shuffle's serializer into its partition's heap
+ * buffer (Spark's serialization stream per partition, as {@code DiskBlockObjectWriter} keeps one per partition file,
+ * and as Celeborn's {@code HashBasedShuffleWriter} copies each row into a per-partition buffer), and once the rows
+ * buffered reach the batch size, the batch is cut: one record per non-empty partition, in increasing partition
+ * order, each a {@link BytesPayload} that the strategy compresses on whatever thread it likes. The serializer is
+ * relocatable (eligibility checked it), so a partition's batches, serialized apart, read as one stream.
+ *
+ * <p>A record's bytes must stay unchanged until the writer commits (the SPI's contract), so every batch's arrays are
+ * held until then: the map task's serialized rows, on the heap. Not thread-safe: the map task's thread only.
+ */
+final class RowBatches {
+    private final long batchBytes;
+    private final ShuffleCodec codec;
+    private final PartitionBuffer[] buffers;
+    private final SerializationStream[] streams;
+    private final long[] rows;
+    private long records;
+    private long heldBytes;
+    private long batches;
+
+    RowBatches(int partitions, SerializerInstance serializer, long batchBytes, ShuffleCodec codec) {
+        this.batchBytes = batchBytes;
+        this.codec = codec;
+        this.buffers = new PartitionBuffer[partitions];
+        this.streams = new SerializationStream[partitions];
+        this.rows = new long[partitions];
+        for (int p = 0; p < partitions; p++) {
+            buffers[p] = new PartitionBuffer();
+            streams[p] = serializer.serializeStream(buffers[p]);
+        }
+    }
+
+    /** Serializes one record into {@code partition}'s buffer; true when the batch is full and should be cut. */
+    <K, V> boolean add(int partition, K key, V value) {
+        SerializationStream stream = streams[partition];
+        stream.writeKey(key, ClassTag$.MODULE$.Any());
+        stream.writeValue(value, ClassTag$.MODULE$.Any());
+        rows[partition]++;
+        records++;
+        // What the serializer buffered in its stream is not counted until flushed; a few KiB per partition.
+        return buffered() >= batchBytes;
+    }
+
+    private long buffered() {
+        long total = 0;
+        for (PartitionBuffer buffer : buffers) {
+            total += buffer.count;
+        }
+        return total;
+    }
+
+    /** Flushes every partition's stream and hands the batch to {@code writer}, one record per non-empty partition. */
+    void cut(ShuffleWriter writer) throws IOException, InterruptedException {
+        for (SerializationStream stream : streams) {
+            stream.flush();
+        }
+        send(writer);
+    }
+
+    /** Closes every stream (anything a serializer writes at its end is part of the last batch) and sends it. */
+    void finish(ShuffleWriter writer) throws IOException, InterruptedException {
+        for (SerializationStream stream : streams) {
+            stream.close();
+        }
+        send(writer);
+    }
+
+    private void send(ShuffleWriter writer) throws IOException, InterruptedException {
+        long total = buffered();
+        if (total == 0) {
+            Arrays.fill(rows, 0);
+            return;
+        }
+        InputBatch batch = new InputBatch(total);
+        for (int p = 0; p < buffers.length; p++) {
+            PartitionBuffer buffer = buffers[p];
+            if (buffer.count == 0) {
+                continue;
+            }
+            ByteBuffer bytes = buffer.take();
+            heldBytes += bytes.capacity();
+            writer.write(new ShuffleRecord(p, new BytesPayload(bytes, rows[p], codec), batch));
+            rows[p] = 0;
+        }
+        batches++;
+    }
+
+    /** Records (rows) serialized so far. */
+    long records() {
+        return records;
+    }
+
+    /** Batches cut so far. */
+    long batches() {
+        return batches;
+    }
+
+    /** Heap bytes of the batches handed to the writer, held until it commits. */
+    long heldBytes() {
+        return heldBytes;
+    }
+
+    /**
+     * One partition's serialized rows of the batch being built, in a heap array that doubles as it fills; cutting the
+     * batch takes the array (no copy) and starts the next one at the size this one reached, so that a partition's
+     * later batches grow at most once.
+     */
+    private static final class PartitionBuffer extends OutputStream {
+        private static final int INITIAL = 4096;
+        private byte[] buf = new byte[INITIAL];
+        private int count;
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            buf[count++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ensure(len);
+            System.arraycopy(b, off, buf, count, len);
+            count += len;
+        }
+
+        private void ensure(int more) {
+            long needed = (long) count + more;
+            if (needed > buf.length) {
+                if (needed > Integer.MAX_VALUE - 8) {
+                    throw new IllegalStateException("a partition's rows of one batch exceed 2 GiB; lower "
+                            + SluiceSparkConf.BATCH_BYTES);
+                }
+                buf = Arrays.copyOf(buf, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * buf.length)));
+            }
+        }
+
+        ByteBuffer take() {
+            ByteBuffer out = ByteBuffer.wrap(buf, 0, count).slice();
+            buf = new byte[Math.max(INITIAL, count)];
+            count = 0;
+            return out;
+        }
+    }
+}

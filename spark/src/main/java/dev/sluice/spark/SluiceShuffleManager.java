@@ -1,0 +1,158 @@
+package dev.sluice.spark;
+
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.storage.IoSnapshot;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.TaskContext;
+import org.apache.spark.shuffle.BaseShuffleHandle;
+import org.apache.spark.shuffle.ShuffleDataIOUtils;
+import org.apache.spark.shuffle.ShuffleHandle;
+import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
+import org.apache.spark.shuffle.ShuffleWriter;
+import org.apache.spark.shuffle.api.ShuffleExecutorComponents;
+import org.apache.spark.shuffle.sort.SortShuffleManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Spark shuffle manager that writes eligible shuffles through a Sluice strategy
+ * ({@code spark.shuffle.manager=dev.sluice.spark.SluiceShuffleManager}, {@code spark.sluice.strategy=SPEC}) and
+ * leaves everything else, and all reading, to Spark's {@link SortShuffleManager}. It extends that manager rather than
+ * wrapping it: SQL's {@code ShuffleExchangeExec.needToCopyObjectsBeforeShuffle} copies every row first for any
+ * manager that is not a {@code SortShuffleManager}, a cost stock Spark does not pay.
+ *
+ * <p>A shuffle is eligible when {@link Eligibility} says so; otherwise Spark's own writer runs and one line says why
+ * (once per shuffle). One {@link SluiceExecutors} per executor JVM serves every map task, as spark-rapids' writer
+ * pools are executor-wide. The strategy may be chosen per job with the local property {@code spark.sluice.strategy}
+ * ({@value SluiceSparkConf#STOCK} for Spark's own writers).
+ */
+public class SluiceShuffleManager extends SortShuffleManager {
+    private static final Logger LOG = LoggerFactory.getLogger(SluiceShuffleManager.class);
+
+    private final SparkConf conf;
+    private final SluiceSparkConf settings;
+    private final Map<Integer, Set<Long>> sluiceMaps = new ConcurrentHashMap<>();
+    private final Map<Integer, String> fallbacks = new ConcurrentHashMap<>();
+    private final Map<String, StrategySpec> specs = new ConcurrentHashMap<>();
+    private volatile SluiceExecutors executors;
+    private volatile ShuffleExecutorComponents components;
+
+    /** Checks every {@code spark.sluice.*} setting now: a bad value stops the SparkContext with its reason. */
+    public SluiceShuffleManager(SparkConf conf) {
+        super(conf);
+        this.conf = conf;
+        this.settings = SluiceSparkConf.from(conf);
+        LOG.info("Sluice shuffle manager: {}", settings);
+    }
+
+    @Override
+    public <K, V> ShuffleWriter<K, V> getWriter(ShuffleHandle handle, long mapId, TaskContext context,
+                                               ShuffleWriteMetricsReporter metrics) {
+        String local = context.getLocalProperty(SluiceSparkConf.STRATEGY);
+        String text = local != null ? local.trim() : settings.strategy;
+        if (text.equals(SluiceSparkConf.STOCK)) {
+            return super.getWriter(handle, mapId, context, metrics);
+        }
+        @SuppressWarnings("unchecked")
+        ShuffleDependency<K, V, ?> dependency = ((BaseShuffleHandle<K, V, ?>) handle).dependency();
+        String why = Eligibility.whyNot(dependency, conf);
+        if (why != null) {
+            if (fallbacks.putIfAbsent(handle.shuffleId(), why) == null) {
+                LOG.info("Shuffle {} goes to Spark's own writer, not Sluice's {}: {}", handle.shuffleId(), text, why);
+            }
+            return super.getWriter(handle, mapId, context, metrics);
+        }
+        StrategySpec spec = specs.computeIfAbsent(text, t -> settings.spec(
+                local != null ? "local property " + SluiceSparkConf.STRATEGY : SluiceSparkConf.STRATEGY, t));
+        SluiceExecutors shared = executors();
+        ShuffleCodec codec = Eligibility.codec(conf);
+        return new StrategyShuffleWriter<>(dependency, mapId, metrics,
+                shared.executor(spec, dependency.partitioner().numPartitions()), shared, codec, settings.batchBytes,
+                conf.getBoolean("spark.shuffle.checksum.enabled", true), components, shuffleBlockResolver(),
+                SparkEnv.get().blockManager().shuffleServerId(),
+                () -> sluiceMaps.computeIfAbsent(handle.shuffleId(), id -> ConcurrentHashMap.newKeySet()).add(mapId));
+    }
+
+    /**
+     * This JVM's shared Sluice state, made on first use: on an executor, not the driver, and after
+     * {@link SparkEnv} is up (the manager is built before the block manager).
+     */
+    private SluiceExecutors executors() {
+        SluiceExecutors shared = executors;
+        if (shared == null) {
+            synchronized (this) {
+                shared = executors;
+                if (shared == null) {
+                    SparkEnv env = SparkEnv.get();
+                    java.io.File[] localDirs = env.blockManager().diskBlockManager().localDirs();
+                    ShuffleExecutorComponents io = ShuffleDataIOUtils.loadShuffleDataIO(conf).executor();
+                    io.initializeExecutor(conf.getAppId(), env.executorId(), Map.of());
+                    components = io;
+                    shared = new SluiceExecutors(settings, Path.of(localDirs[0].getPath()));
+                    executors = shared;
+                }
+            }
+        }
+        return shared;
+    }
+
+    /** Removes the map outputs Sluice wrote for {@code shuffleId}, then Spark's own. */
+    @Override
+    public boolean unregisterShuffle(int shuffleId) {
+        Set<Long> maps = sluiceMaps.remove(shuffleId);
+        if (maps != null) {
+            for (long mapId : maps) {
+                shuffleBlockResolver().removeDataByMap(shuffleId, mapId);
+            }
+        }
+        return super.unregisterShuffle(shuffleId);
+    }
+
+    /** Stops Sluice's executors, removes its scratch directory, then stops Spark's manager. */
+    @Override
+    public void stop() {
+        SluiceExecutors shared = executors;
+        executors = null;
+        try {
+            if (shared != null) {
+                shared.close();
+            }
+        } finally {
+            super.stop();
+        }
+    }
+
+    /** Sluice's counted I/O in this JVM so far (all zero before the first Sluice map task here). */
+    public IoSnapshot counters() {
+        SluiceExecutors shared = executors;
+        return shared == null ? new dev.sluice.spi.storage.IoCounters().snapshot() : shared.counters();
+    }
+
+    /** The shuffles of this JVM that went to Spark's own writer, each with the reason, in shuffle order. */
+    public List<String> fallbacks() {
+        List<String> out = new ArrayList<>();
+        new java.util.TreeMap<>(fallbacks).forEach((id, why) -> out.add("shuffle " + id + ": " + why));
+        return out;
+    }
+
+    /** The strategy executors started in this JVM, by spec and partition count. */
+    public List<String> startedExecutors() {
+        SluiceExecutors shared = executors;
+        return shared == null ? List.of() : shared.started();
+    }
+
+    /** Sluice's scratch directory in this JVM, or null before its first map task. */
+    public Path scratchDirectory() {
+        SluiceExecutors shared = executors;
+        return shared == null ? null : shared.dir();
+    }
+}

@@ -1,0 +1,125 @@
+package dev.sluice.spark;
+
+import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.Bytes;
+import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.WriterConfig;
+import java.util.Locale;
+import org.apache.spark.SparkConf;
+
+/**
+ * The manager's settings, from {@code spark.sluice.*}, checked when the manager starts: a value that is not allowed
+ * stops the SparkContext with the key, the value and what is allowed, before any shuffle runs.
+ *
+ * <p>{@code spark.sluice.strategy} may also be set per job as a local property
+ * ({@code sc.setLocalProperty("spark.sluice.strategy", ...)}), which is how one application compares writers; the
+ * value {@value #STOCK} there means Spark's own writers.
+ */
+public final class SluiceSparkConf {
+    public static final String PREFIX = "spark.sluice.";
+    public static final String STRATEGY = PREFIX + "strategy";
+    public static final String BATCH_BYTES = PREFIX + "batchBytes";
+    public static final String THREADS = PREFIX + "threads";
+    public static final String MEMORY_LIMIT = PREFIX + "memoryLimit";
+    /** A strategy value meaning Spark's own writers ({@code SortShuffleManager}'s). */
+    public static final String STOCK = "stock";
+    /**
+     * Rows cut into a batch, by their serialized bytes: the seed's {@code spark.rapids.sql.batchSizeBytes} is 1 GiB of
+     * GPU columns; 64 MiB keeps a few batches per map task at the sizes this machine runs, and two concurrent tasks'
+     * partials (which the consolidating strategies size from the batch) within a 2 GiB direct memory.
+     */
+    public static final String DEFAULT_BATCH_BYTES = "64m";
+
+    public final String strategy;
+    public final long batchBytes;
+    public final int threads;
+    public final long memoryLimit;
+
+    private SluiceSparkConf(String strategy, long batchBytes, int threads, long memoryLimit) {
+        this.strategy = strategy;
+        this.batchBytes = batchBytes;
+        this.threads = threads;
+        this.memoryLimit = memoryLimit;
+    }
+
+    /**
+     * Reads and checks every {@code spark.sluice.*} key of {@code conf}, and refuses a Spark configuration no
+     * strategy can serve (io encryption).
+     *
+     * @throws InvalidParameterException naming the key, its value and what is allowed
+     */
+    public static SluiceSparkConf from(SparkConf conf) {
+        for (scala.Tuple2<String, String> entry : conf.getAllWithPrefix(PREFIX)) {
+            String key = PREFIX + entry._1();
+            if (!key.equals(STRATEGY) && !key.equals(BATCH_BYTES) && !key.equals(THREADS)
+                    && !key.equals(MEMORY_LIMIT)) {
+                throw new InvalidParameterException(key, entry._2(), "one of the keys " + STRATEGY + ", "
+                        + BATCH_BYTES + ", " + THREADS + ", " + MEMORY_LIMIT + " (this key is unknown)");
+            }
+        }
+        if (conf.getBoolean("spark.io.encryption.enabled", false)) {
+            throw new InvalidParameterException("spark.io.encryption.enabled", "true", "false with "
+                    + SluiceShuffleManager.class.getName() + ": Spark wraps each block in one crypto stream, and a "
+                    + "Sluice strategy writes a partition as pieces made independently, which that stream cannot read "
+                    + "(use Spark's own manager for encrypted shuffles)");
+        }
+        String strategy = conf.get(STRATEGY, "per-batch").trim();
+        long batchBytes = size(BATCH_BYTES, conf.get(BATCH_BYTES, DEFAULT_BATCH_BYTES));
+        if (batchBytes < 1 || batchBytes > Integer.MAX_VALUE - 8) {
+            throw new InvalidParameterException(BATCH_BYTES, conf.get(BATCH_BYTES), "a size from 1 byte to 2 GiB "
+                    + "(a batch's rows of one partition live in one Java array)");
+        }
+        String threadsText = conf.get(THREADS, String.valueOf(WriterConfig.Builder.DEFAULT_THREADS));
+        int threads;
+        try {
+            threads = Integer.parseInt(threadsText.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidParameterException(THREADS, threadsText, "an integer >= 1");
+        }
+        long memoryLimit = WriterConfig.parseMemoryLimit(MEMORY_LIMIT, conf.get(MEMORY_LIMIT, "none").trim());
+        SluiceSparkConf settings = new SluiceSparkConf(strategy, batchBytes, threads, memoryLimit);
+        WriterConfig.builder().partitions(1).threads(threads).memoryLimit(memoryLimit)
+                .outputDir(java.nio.file.Path.of(System.getProperty("java.io.tmpdir"))).build();
+        if (!strategy.equals(STOCK)) {
+            settings.spec(STRATEGY, strategy);
+        }
+        return settings;
+    }
+
+    /**
+     * {@code text} parsed as a strategy spec (presets included) and refused where its map output could not be served
+     * by Spark's block resolver.
+     *
+     * @param key where the text came from, for errors
+     */
+    public StrategySpec spec(String key, String text) {
+        StrategySpec spec = StrategySpec.parse(key, text);
+        String inMemory = spec.describeOptions().get("skipMerge");
+        if ("true".equals(inMemory)) {
+            throw new InvalidParameterException(key, text, "a strategy whose map output is a file: with skipMerge=true, "
+                    + "async keeps map outputs in memory (its catalog), which Spark's block resolver cannot serve to "
+                    + "reducers; drop skipMerge or set it false");
+        }
+        return spec;
+    }
+
+    /** A writer configuration of these settings for shuffles of {@code partitions} partitions, in {@code dir}. */
+    public WriterConfig writerConfig(int partitions, java.nio.file.Path dir) {
+        return WriterConfig.builder().partitions(partitions).threads(threads).memoryLimit(memoryLimit).outputDir(dir)
+                .build();
+    }
+
+    private static long size(String key, String text) {
+        try {
+            return Bytes.parse(text.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidParameterException(key, text, "a byte size (examples: 4096, 32k, 64m, 1g)");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "strategy=%s batchBytes=%d threads=%d memoryLimit=%s", strategy, batchBytes,
+                threads, memoryLimit == WriterConfig.UNLIMITED ? "none" : String.valueOf(memoryLimit));
+    }
+}

@@ -1,0 +1,240 @@
+package dev.sluice.spark;
+
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.spi.MapOutput;
+import dev.sluice.spi.MapTask;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.StreamFormat;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.MapOutputFiles;
+import dev.sluice.spi.storage.PartitionChecksums;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.apache.spark.Partitioner;
+import org.apache.spark.ShuffleDependency;
+import org.apache.spark.scheduler.MapStatus;
+import org.apache.spark.scheduler.MapStatus$;
+import org.apache.spark.shuffle.IndexShuffleBlockResolver;
+import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
+import org.apache.spark.shuffle.ShuffleWriter;
+import org.apache.spark.shuffle.api.ShuffleExecutorComponents;
+import org.apache.spark.shuffle.api.SingleSpillShuffleMapOutputWriter;
+import org.apache.spark.storage.BlockManagerId;
+import scala.Option;
+import scala.Product2;
+import scala.collection.Iterator;
+
+/**
+ * Spark's shuffle writer for one map task, writing through a Sluice strategy: rows become records batch by batch
+ * ({@link RowBatches}), the strategy writes and commits its data file in Sluice's scratch directory, and Spark's own
+ * single-file map output writer takes that file over (a rename) and writes the index and checksum files under the
+ * names Spark chooses ({@code IndexShuffleBlockResolver.writeMetadataFileAndCommit}), as
+ * {@code UnsafeShuffleWriter} does with a single spill file. A failure aborts the strategy's writer and removes what
+ * it made; {@code stop(false)} after a commit removes the committed output.
+ *
+ * <p>Task metrics: records, bytes written (the committed partitions' lengths) and write time as spark-rapids'
+ * multithreaded writer defines it ({@code RapidsShuffleThreadedWriterBase.write}: the whole of {@code write} less the
+ * time spent pulling records from the input iterator).
+ */
+final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
+    /** Empty stream header and end: Spark's lz4 and zstd readers read concatenated pieces as one stream. */
+    static final StreamFormat CONCATENATED = new StreamFormat() {
+        private final byte[] none = new byte[0];
+
+        @Override
+        public byte[] streamHeader() {
+            return none;
+        }
+
+        @Override
+        public byte[] endOfStream() {
+            return none;
+        }
+    };
+
+    private final ShuffleDependency<K, V, ?> dependency;
+    private final long mapId;
+    private final ShuffleWriteMetricsReporter metrics;
+    private final ShuffleExecutor executor;
+    private final CountedStorage storage;
+    private final Path dir;
+    private final ShuffleCodec codec;
+    private final long batchBytes;
+    private final boolean checksums;
+    private final ShuffleExecutorComponents components;
+    private final IndexShuffleBlockResolver resolver;
+    private final BlockManagerId location;
+    private final Runnable onCommitted;
+    private MapStatus status;
+    private long[] partitionLengths;
+    private boolean stopped;
+
+    StrategyShuffleWriter(ShuffleDependency<K, V, ?> dependency, long mapId, ShuffleWriteMetricsReporter metrics,
+                          ShuffleExecutor executor, SluiceExecutors executors, ShuffleCodec codec, long batchBytes,
+                          boolean checksums, ShuffleExecutorComponents components, IndexShuffleBlockResolver resolver,
+                          BlockManagerId location, Runnable onCommitted) {
+        this.dependency = dependency;
+        this.mapId = mapId;
+        this.metrics = metrics;
+        this.executor = executor;
+        this.storage = executors.storage();
+        this.dir = executors.dir();
+        this.codec = codec;
+        this.batchBytes = batchBytes;
+        this.checksums = checksums;
+        this.components = components;
+        this.resolver = resolver;
+        this.location = location;
+        this.onCommitted = onCommitted;
+    }
+
+    @Override
+    public void write(Iterator<Product2<K, V>> input) throws IOException {
+        long start = System.nanoTime();
+        long fetchNanos = 0;
+        int shuffleId = dependency.shuffleId();
+        Partitioner partitioner = dependency.partitioner();
+        RowBatches batches = new RowBatches(partitioner.numPartitions(), dependency.serializer().newInstance(),
+                batchBytes, codec);
+        MapOutput output = null;
+        try (dev.sluice.spi.ShuffleWriter writer = executor.createMapOutputWriter(
+                new MapTask(shuffleId, mapId, CONCATENATED))) {
+            while (true) {
+                long fetch = System.nanoTime();
+                boolean more = input.hasNext();
+                Product2<K, V> record = more ? input.next() : null;
+                fetchNanos += System.nanoTime() - fetch;
+                if (!more) {
+                    break;
+                }
+                if (batches.add(partitioner.getPartition(record._1()), record._1(), record._2())) {
+                    batches.cut(writer);
+                }
+            }
+            batches.finish(writer);
+            output = writer.commit();
+            partitionLengths = output.partitionLengths().clone();
+            handOver(shuffleId, output);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failed(output, (IOException) new InterruptedIOException("map task " + mapId
+                    + " was interrupted while Sluice wrote it").initCause(e));
+        } catch (IOException e) {
+            throw failed(output, e);
+        } catch (RuntimeException e) {
+            throw failed(output, e);
+        } catch (Error e) {
+            throw failed(output, e);
+        } finally {
+            if (output != null) {
+                output.close();
+            }
+        }
+        long bytes = 0;
+        for (long length : partitionLengths) {
+            bytes += length;
+        }
+        metrics.incRecordsWritten(batches.records());
+        metrics.incBytesWritten(bytes);
+        metrics.incWriteTime(System.nanoTime() - start - fetchNanos);
+        status = MapStatus$.MODULE$.apply(location, partitionLengths, mapId, 0L);
+        onCommitted.run();
+    }
+
+    /**
+     * Gives the committed data file to Spark's single-file map output writer with its lengths and checksums (read
+     * from the strategy's checksum file when it wrote one, computed from the data file otherwise), then forgets it
+     * in Sluice's storage and removes the strategy's own index and checksum files.
+     */
+    private void handOver(int shuffleId, MapOutput output) throws IOException {
+        MapOutputFiles files = new MapOutputFiles(dir, shuffleId, mapId);
+        if (!output.files().contains(files.dataFile())) {
+            throw new IOException("the strategy committed map " + mapId + " of shuffle " + shuffleId + " as "
+                    + output.files() + ", not as a data file " + files.dataFile() + " that Spark can take over; "
+                    + "only strategies whose map output is a data file can run in Spark");
+        }
+        long[] sums = checksums ? checksums(files, output) : new long[0];
+        Optional<SingleSpillShuffleMapOutputWriter> single =
+                components.createSingleFileMapOutputWriter(shuffleId, mapId);
+        if (single.isEmpty()) {
+            throw new IOException("the shuffle IO plugin (spark.shuffle.sort.io.plugin.class) gives no single-file "
+                    + "map output writer, which Sluice hands its data files to");
+        }
+        single.get().transferMapSpillFile(files.dataFile().toFile(), output.partitionLengths(), sums);
+        for (Path file : output.files()) {
+            storage.delete(file); // the data file is Spark's now (moved away): this only forgets it
+        }
+    }
+
+    private long[] checksums(MapOutputFiles files, MapOutput output) throws IOException {
+        Path written = files.checksumFile();
+        int partitions = output.numPartitions();
+        if (output.files().contains(written)) {
+            ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(written));
+            long[] sums = new long[partitions];
+            for (int p = 0; p < partitions; p++) {
+                sums[p] = bytes.getLong();
+            }
+            return sums;
+        }
+        // The strategy computed none: read its data file back (from the page cache, moments after it was written).
+        PartitionChecksums sums = new PartitionChecksums(partitions);
+        try (var in = Files.newInputStream(files.dataFile())) {
+            byte[] chunk = new byte[1 << 16];
+            for (int p = 0; p < partitions; p++) {
+                long left = output.partitionLengths()[p];
+                java.util.zip.Checksum sum = sums.of(p);
+                while (left > 0) {
+                    int n = in.read(chunk, 0, (int) Math.min(chunk.length, left));
+                    if (n < 0) {
+                        throw new IOException(files.dataFile() + " ended before its partitions' lengths");
+                    }
+                    sum.update(chunk, 0, n);
+                    left -= n;
+                }
+            }
+        }
+        return sums.values();
+    }
+
+    /** Removes what this map task committed or left, keeps the first failure, and returns it to throw. */
+    private <T extends Throwable> T failed(MapOutput output, T failure) {
+        try {
+            if (output != null) {
+                output.delete(storage);
+            }
+            resolver.removeDataByMap(dependency.shuffleId(), mapId);
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+        return failure;
+    }
+
+    @Override
+    public Option<MapStatus> stop(boolean success) {
+        if (stopped) {
+            return Option.empty();
+        }
+        stopped = true;
+        if (success) {
+            if (status == null) {
+                throw new IllegalStateException("stop(true) before write() committed map " + mapId);
+            }
+            return Option.apply(status);
+        }
+        if (status != null) {
+            // Committed, but the task failed after: its output must not stay in the local directories.
+            resolver.removeDataByMap(dependency.shuffleId(), mapId);
+        }
+        return Option.empty();
+    }
+
+    @Override
+    public long[] getPartitionLengths() {
+        return partitionLengths;
+    }
+}

@@ -1,0 +1,192 @@
+package dev.sluice.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.hash;
+import static org.apache.spark.sql.functions.spark_partition_id;
+import static org.apache.spark.sql.functions.sum;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.spi.InvalidParameterException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.SparkException;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import scala.Tuple2;
+
+/**
+ * Real Spark ({@code local[2]}) with Sluice's manager: one session for every test, the strategy chosen per job with
+ * the local property, stock Spark's results as the reference, read back by Spark's own reader.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SluiceShuffleManagerTest {
+    private Path localDir;
+    private SparkSession spark;
+    private List<Row> stock;
+
+    @BeforeAll
+    void startSpark() throws IOException {
+        localDir = Files.createTempDirectory("sluice-spark-test");
+        spark = SparkSession.builder().master("local[2]").appName("sluice-manager-test")
+                .config("spark.shuffle.manager", SluiceShuffleManager.class.getName())
+                .config(SluiceSparkConf.STRATEGY, "per-batch")
+                // Several batches per map task, so that partitions are chains of pieces.
+                .config(SluiceSparkConf.BATCH_BYTES, "256k")
+                .config(SluiceSparkConf.THREADS, "4")
+                .config("spark.local.dir", localDir.toString())
+                .config("spark.ui.enabled", "false")
+                .config("spark.sql.shuffle.partitions", "8")
+                .getOrCreate();
+        stock = job("stock");
+    }
+
+    @AfterAll
+    void stopSpark() throws IOException {
+        SluiceShuffleManager manager = manager();
+        Path scratch = manager.scratchDirectory();
+        try {
+            spark.stop();
+        } finally {
+            assertNotNull(scratch, "no Sluice map task ran");
+            assertFalse(Files.exists(scratch), "stop left Sluice's scratch directory " + scratch);
+            deleteTree(localDir);
+        }
+    }
+
+    /**
+     * The seed's shape, small: a range repartitioned round robin, then per output partition its count, sum of ids
+     * and a hash of a string column, read through a second shuffle (the aggregation's), all under {@code strategy}.
+     */
+    private List<Row> job(String strategy) {
+        // A session setting reaches the tasks: SQL runs each query with its session's spark.* settings as local
+        // properties (SQLExecution.withSQLConfPropagated), also on adaptive execution's threads.
+        spark.conf().set(SluiceSparkConf.STRATEGY, strategy);
+        try {
+            Dataset<Row> rows = spark.range(0, 300_000, 1, 2)
+                    .selectExpr("id", "concat('row-', cast(id * 7 as string)) as s")
+                    .repartition(16)
+                    .withColumn("p", spark_partition_id());
+            return rows.groupBy("p").agg(count("*"), sum("id"), sum(hash(col("s")))).orderBy("p").collectAsList();
+        } finally {
+            spark.conf().unset(SluiceSparkConf.STRATEGY);
+        }
+    }
+
+    private static SluiceShuffleManager manager() {
+        return (SluiceShuffleManager) SparkEnv.get().shuffleManager();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"per-batch", "buffered", "async", "ideal", "consolidated-best", "upstream-head"})
+    void everyBuiltInStrategyGivesStockSparksResultsReadByItsOwnReader(String strategy) {
+        long writtenBefore = manager().counters().bytesWritten;
+        List<Row> result = job(strategy);
+        assertEquals(16, result.size());
+        assertEquals(stock, result, strategy + " gave other rows per partition than stock Spark");
+        assertTrue(manager().counters().bytesWritten > writtenBefore, strategy + " wrote nothing through Sluice");
+        assertTrue(manager().startedExecutors().stream().anyMatch(e -> e.startsWith(strategy + " / 16 partitions")),
+                manager().startedExecutors().toString());
+    }
+
+    @Test
+    void anIneligibleShuffleGoesToSparksOwnWriterWithItsReason() {
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        List<Integer> numbers = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            numbers.add(i);
+        }
+        JavaPairRDD<Integer, Integer> pairs = sc.parallelize(numbers, 2).mapToPair(i -> new Tuple2<>(i % 10, 1));
+        List<Tuple2<Integer, Integer>> counts = pairs.reduceByKey(Integer::sum).collect();
+        assertEquals(10, counts.size());
+        counts.forEach(c -> assertEquals(1000, c._2()));
+        assertTrue(manager().fallbacks().stream().anyMatch(f -> f.contains("JavaSerializer does not support relocation")),
+                manager().fallbacks().toString());
+    }
+
+    @Test
+    void aFailingStrategyFailsTheTaskAndLeavesNoFile() throws IOException {
+        Set<String> before = files(localDir);
+        SparkException failure = assertThrows(SparkException.class, () -> job("test-failing-at-commit"));
+        assertTrue(failure.getMessage().contains(FailingWriterFactory.MESSAGE), failure.getMessage());
+        Set<String> after = files(localDir);
+        after.removeAll(before);
+        assertEquals(Set.of(), after, "files the failed map tasks left");
+    }
+
+    @Test
+    void asyncsSkipMergeIsRefusedWithTheReason() {
+        SparkException failure = assertThrows(SparkException.class, () -> job("async:skipMerge=true"));
+        assertTrue(failure.getMessage().contains("skipMerge=true")
+                && failure.getMessage().contains("Spark's block resolver cannot serve"), failure.getMessage());
+    }
+
+    @Test
+    void ioEncryptionAndUnknownOrBadSettingsAreRefusedWithTheKey() {
+        InvalidParameterException encrypted = assertThrows(InvalidParameterException.class,
+                () -> SluiceSparkConf.from(new SparkConf(false).set("spark.io.encryption.enabled", "true")));
+        assertEquals("spark.io.encryption.enabled", encrypted.parameter());
+        assertTrue(encrypted.getMessage().contains("crypto stream"), encrypted.getMessage());
+        InvalidParameterException unknown = assertThrows(InvalidParameterException.class,
+                () -> SluiceSparkConf.from(new SparkConf(false).set("spark.sluice.batchByte", "1m")));
+        assertEquals("spark.sluice.batchByte", unknown.parameter());
+        InvalidParameterException size = assertThrows(InvalidParameterException.class,
+                () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.BATCH_BYTES, "lots")));
+        assertEquals(SluiceSparkConf.BATCH_BYTES, size.parameter());
+        InvalidParameterException strategy = assertThrows(InvalidParameterException.class,
+                () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.STRATEGY, "no-such-writer")));
+        assertEquals(SluiceSparkConf.STRATEGY, strategy.parameter());
+    }
+
+    @Test
+    void shufflesWithoutCompressionOrWithAnotherCodecAreNotEligible() {
+        assertTrue(Eligibility.codec(new SparkConf(false)) != null);
+        assertEquals(null, Eligibility.codec(new SparkConf(false).set("spark.io.compression.codec", "snappy")));
+        assertEquals(null, Eligibility.codec(new SparkConf(false).set("spark.shuffle.compress", "false")));
+        assertEquals(null, Eligibility.codec(new SparkConf(false).set("spark.io.compression.lz4.blockSize", "64k")));
+    }
+
+    private static Set<String> files(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.filter(Files::isRegularFile).map(Path::toString).collect(Collectors.toCollection(TreeSet::new));
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
