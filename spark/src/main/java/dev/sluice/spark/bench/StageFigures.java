@@ -1,0 +1,87 @@
+package dev.sluice.spark.bench;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.executor.ShuffleWriteMetrics;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerStageCompleted;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.StageInfo;
+
+/**
+ * The seed's figures from Spark's own events: for every stage that wrote shuffle output (the mapper stage), its time
+ * from submission to completion, the sum of its tasks' durations, and the shuffle bytes, records and write time its
+ * tasks reported. The caller empties Spark's listener bus and {@link #reset}s before a measured query, and empties
+ * the bus again before reading, so that no other query's stages mix in.
+ */
+final class StageFigures extends SparkListener {
+    /** One stage's figures. */
+    static final class Stage {
+        long taskMillis;
+        long shuffleBytes;
+        long shuffleRecords;
+        long shuffleWriteNanos;
+        long stageMillis = -1;
+    }
+
+    private final Map<Integer, Stage> stages = new ConcurrentHashMap<>();
+    /** Shuffles written since the caller last took them, measured or not. */
+    private final java.util.Set<Integer> shuffles = ConcurrentHashMap.newKeySet();
+
+    void reset() {
+        stages.clear();
+    }
+
+    @Override
+    public void onTaskEnd(SparkListenerTaskEnd end) {
+        Stage stage = stages.computeIfAbsent(end.stageId(), id -> new Stage());
+        synchronized (stage) {
+            stage.taskMillis += end.taskInfo().duration();
+            if (end.taskMetrics() != null) {
+                ShuffleWriteMetrics write = end.taskMetrics().shuffleWriteMetrics();
+                stage.shuffleBytes += write.bytesWritten();
+                stage.shuffleRecords += write.recordsWritten();
+                stage.shuffleWriteNanos += write.writeTime();
+            }
+        }
+    }
+
+    @Override
+    public void onStageCompleted(SparkListenerStageCompleted completed) {
+        StageInfo info = completed.stageInfo();
+        if (info.shuffleDepId().isDefined()) {
+            shuffles.add((Integer) info.shuffleDepId().get());
+        }
+        Stage stage = stages.computeIfAbsent(info.stageId(), id -> new Stage());
+        synchronized (stage) {
+            if (info.submissionTime().isDefined() && info.completionTime().isDefined()) {
+                stage.stageMillis = (Long) info.completionTime().get() - (Long) info.submissionTime().get();
+            }
+        }
+    }
+
+    /** The shuffles written since the last call. */
+    java.util.List<Integer> takeShuffles() {
+        java.util.List<Integer> out = new java.util.ArrayList<>(shuffles);
+        shuffles.removeAll(out);
+        return out;
+    }
+
+    /** The stages that wrote shuffle output, summed: the seed's mapper stage. */
+    Stage mapper() {
+        Stage total = new Stage();
+        total.stageMillis = 0;
+        for (Stage stage : stages.values()) {
+            synchronized (stage) {
+                if (stage.shuffleBytes > 0) {
+                    total.taskMillis += stage.taskMillis;
+                    total.shuffleBytes += stage.shuffleBytes;
+                    total.shuffleRecords += stage.shuffleRecords;
+                    total.shuffleWriteNanos += stage.shuffleWriteNanos;
+                    total.stageMillis += Math.max(0, stage.stageMillis);
+                }
+            }
+        }
+        return total;
+    }
+}
