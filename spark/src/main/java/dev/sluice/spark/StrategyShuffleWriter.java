@@ -7,7 +7,6 @@ import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.spi.StreamFormat;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.MapOutputFiles;
-import dev.sluice.spi.storage.PartitionChecksums;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -146,9 +145,9 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     }
 
     /**
-     * Gives the committed data file to Spark's single-file map output writer with its lengths and checksums (read
-     * from the strategy's checksum file when it wrote one, computed from the data file otherwise), then forgets it
-     * in Sluice's storage and removes the strategy's own index and checksum files.
+     * Gives the committed data file to Spark's single-file map output writer with its lengths and the strategy's
+     * checksums (when Spark's are on), then forgets it in Sluice's storage and removes the strategy's own index and
+     * checksum files.
      */
     private void handOver(int shuffleId, MapOutput output) throws IOException {
         MapOutputFiles files = new MapOutputFiles(dir, shuffleId, mapId);
@@ -170,35 +169,22 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         }
     }
 
-    private long[] checksums(MapOutputFiles files, MapOutput output) throws IOException {
+    /**
+     * The strategy's own checksums: those of its checksum file when it wrote one (per-batch, as Spark's
+     * {@code BypassMergeSortShuffleWriter}), else none, so that Spark writes no checksum file, as spark-rapids'
+     * multithreaded writer commits ({@code commitAllPartitions(writer, true)}: empty checksums).
+     */
+    private static long[] checksums(MapOutputFiles files, MapOutput output) throws IOException {
         Path written = files.checksumFile();
-        int partitions = output.numPartitions();
-        if (output.files().contains(written)) {
-            ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(written));
-            long[] sums = new long[partitions];
-            for (int p = 0; p < partitions; p++) {
-                sums[p] = bytes.getLong();
-            }
-            return sums;
+        if (!output.files().contains(written)) {
+            return new long[0];
         }
-        // The strategy computed none: read its data file back (from the page cache, moments after it was written).
-        PartitionChecksums sums = new PartitionChecksums(partitions);
-        try (var in = Files.newInputStream(files.dataFile())) {
-            byte[] chunk = new byte[1 << 16];
-            for (int p = 0; p < partitions; p++) {
-                long left = output.partitionLengths()[p];
-                java.util.zip.Checksum sum = sums.of(p);
-                while (left > 0) {
-                    int n = in.read(chunk, 0, (int) Math.min(chunk.length, left));
-                    if (n < 0) {
-                        throw new IOException(files.dataFile() + " ended before its partitions' lengths");
-                    }
-                    sum.update(chunk, 0, n);
-                    left -= n;
-                }
-            }
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(written));
+        long[] sums = new long[output.numPartitions()];
+        for (int p = 0; p < sums.length; p++) {
+            sums[p] = bytes.getLong();
         }
-        return sums.values();
+        return sums;
     }
 
     /** Removes what this map task committed or left, keeps the first failure, and returns it to throw. */

@@ -132,6 +132,12 @@ class SluiceShuffleManagerTest {
         Set<String> before = files(localDir);
         SparkException failure = assertThrows(SparkException.class, () -> job("test-failing-at-commit"));
         assertTrue(failure.getMessage().contains(FailingWriterFactory.MESSAGE), failure.getMessage());
+        // The job fails as soon as one task does; Spark kills the other task and does not wait for it, so its abort
+        // may still be removing files: wait (bounded) until no task runs.
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (runningTasks() > 0 && System.nanoTime() < deadline) {
+            sleep(50);
+        }
         Set<String> after = files(localDir);
         after.removeAll(before);
         assertEquals(Set.of(), after, "files the failed map tasks left");
@@ -167,6 +173,23 @@ class SluiceShuffleManagerTest {
         assertEquals(null, Eligibility.codec(new SparkConf(false).set("spark.io.compression.codec", "snappy")));
         assertEquals(null, Eligibility.codec(new SparkConf(false).set("spark.shuffle.compress", "false")));
         assertEquals(null, Eligibility.codec(new SparkConf(false).set("spark.io.compression.lz4.blockSize", "64k")));
+    }
+
+    private int runningTasks() {
+        int running = 0;
+        for (org.apache.spark.SparkExecutorInfo executor : spark.sparkContext().statusTracker().getExecutorInfos()) {
+            running += executor.numRunningTasks();
+        }
+        return running;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static Set<String> files(Path root) throws IOException {

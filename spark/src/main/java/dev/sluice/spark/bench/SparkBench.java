@@ -1,5 +1,7 @@
 package dev.sluice.spark.bench;
 
+import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.device.RunDevice;
 import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spark.SluiceShuffleManager;
 import dev.sluice.spark.SluiceSparkConf;
@@ -83,9 +85,24 @@ public final class SparkBench {
     void run() throws IOException, InterruptedException {
         Path work = options.work;
         Files.createDirectories(work);
-        Path localDir = options.localDir != null ? options.localDir : work.resolve("local");
-        Files.createDirectories(localDir);
         long rowsPerTask = Math.max(1, (long) (SEED_TASK_BYTES.get(options.size) * options.scale / ROW_BYTES));
+        // On the local directory at once: a query's map outputs and the per-batch strategies' scratch copies of them
+        // (every shuffle is removed before the next writer runs).
+        long plannedBytes = 3 * rowsPerTask * ROW_BYTES * options.tasks;
+        String refusal = RunDevice.refusal(options.device, plannedBytes);
+        if (refusal != null) {
+            throw new InvalidParameterException("--device", options.device.text(), refusal);
+        }
+        Path localBase = options.localDir != null ? options.localDir : work.resolve("local");
+        Files.createDirectories(localBase);
+        try (RunDevice device = RunDevice.open(options.device, localBase, options.tasks, options.scale, plannedBytes,
+                log, true)) {
+            run(rowsPerTask, device.directory(), device.describe());
+        }
+    }
+
+    private void run(long rowsPerTask, Path localDir, Map<String, Object> deviceFigures)
+            throws IOException, InterruptedException {
         long rows = rowsPerTask * options.tasks;
         log.printf(Locale.ROOT, "spark-bench: %s x %.3f: %d map tasks x %d rows (%s serialized each, %d bytes a row), "
                 + "repartition(%d), master %s, writers %s, %d warm-up + %d measured iterations; lz4-java: %s%n",
@@ -127,6 +144,7 @@ public final class SparkBench {
                 for (int w = 0; w < options.writers.size(); w++) {
                     String writer = options.writers.get((w + i) % options.writers.size());
                     Map<String, Object> line = once(spark, source, figures, writer, i, warmup, expected);
+                    line.put("device", deviceFigures);
                     results.println(Json.line(line));
                     results.flush();
                     if (!warmup) {
@@ -306,7 +324,7 @@ public final class SparkBench {
     /** The command line, checked whole before Spark starts. */
     static final class Options {
         static final String HELP = String.join("\n",
-                "usage: scripts/spark-bench [options]",
+                "Usage: scripts/spark-bench [options]",
                 "",
                 "The seed job (spark.range(...).repartition(200).write.parquet(...)) in real Spark, once per writer and",
                 "iteration, every writer's parquet checked against the source rows (count and an order-insensitive",
@@ -324,8 +342,10 @@ public final class SparkBench {
                 "  --master URL        Spark master (default: local[2]); local-cluster[...] needs --spark-home",
                 "  --spark-home DIR    a Spark 4.1.1 distribution: runs local-cluster[1,2,4096] (executors in their own",
                 "                      JVM, launched from DIR) unless --master says otherwise",
-                "  --local-dir DIR     Spark's local directory (spark.local.dir), e.g. on an emulated device",
-                "                      (default: WORK/local)",
+                "  --local-dir DIR     where Spark's local directory (spark.local.dir) goes (default: WORK/local)",
+                "  --device SPEC       the local directory's storage: native (as given, the default), an emulated",
+                "                      device (emulated:write=RATE:dirty=SIZE) or a profile, e.g. seed-ssd: the",
+                "                      seed node's disk and page cache per task slot (docs/balance.md; root)",
                 "  --work DIR          where the parquet output and the local directory go (default: spark/target/",
                 "                      spark-bench)",
                 "  --batch-bytes SIZE  spark.sluice.batchBytes (default: " + SluiceSparkConf.DEFAULT_BATCH_BYTES + ")",
@@ -333,6 +353,11 @@ public final class SparkBench {
                 "  --memory-limit L    spark.sluice.memoryLimit: none or a size (default: none)",
                 "  --conf KEY=VALUE    any Spark setting, repeatable",
                 "  --help              this text",
+                "",
+                "Environment:",
+                "  SLUICE_JAVA_OPTS    JVM options of the driver (in local mode also the executor; default: -Xmx6g:",
+                "                      a map task's serialized rows stay on the heap until its strategy commits)",
+                "  JAVA_HOME           the JDK to run (default: java on PATH)",
                 "");
 
         boolean help;
@@ -346,6 +371,7 @@ public final class SparkBench {
         String master = "local[2]";
         Path sparkHome;
         Path localDir;
+        DeviceSpec device = DeviceSpec.parse("--device", "native");
         Path work = Path.of("spark", "target", "spark-bench");
         String batchBytes = SluiceSparkConf.DEFAULT_BATCH_BYTES;
         int threads = 16;
@@ -407,6 +433,9 @@ public final class SparkBench {
                         break;
                     case "--local-dir":
                         o.localDir = Path.of(value);
+                        break;
+                    case "--device":
+                        o.device = DeviceSpec.parse(flag, value);
                         break;
                     case "--work":
                         o.work = Path.of(value);
