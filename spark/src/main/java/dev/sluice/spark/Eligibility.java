@@ -43,11 +43,12 @@ public final class Eligibility {
             return "spark.shuffle.checksum.algorithm is " + algorithm + "; Sluice computes ADLER32 (or set "
                     + "spark.shuffle.checksum.enabled=false)";
         }
-        String codec = conf.get("spark.io.compression.codec", "lz4");
-        if (codecOf(conf) == null) {
-            return "spark.io.compression.codec is " + codec + "; Sluice frames lz4 and zstd the way Spark does";
+        ShuffleCodec codec = codecOf(conf);
+        if (codec == null) {
+            return "spark.io.compression.codec is " + conf.get("spark.io.compression.codec", "lz4")
+                    + "; Sluice frames lz4 and zstd the way Spark does";
         }
-        if (codecOf(conf) == ShuffleCodec.LZ4_BLOCK) {
+        if (codec == ShuffleCodec.LZ4_BLOCK) {
             String block = conf.get("spark.io.compression.lz4.blockSize", "32k");
             if (conf.getSizeAsBytes("spark.io.compression.lz4.blockSize", "32k") != 32 * 1024) {
                 return "spark.io.compression.lz4.blockSize is " + block + "; Sluice frames lz4 in 32 KiB blocks, "

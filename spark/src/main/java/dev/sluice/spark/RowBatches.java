@@ -31,6 +31,8 @@ final class RowBatches {
     private final SerializationStream[] streams;
     private final long[] rows;
     private long records;
+    /** Bytes in the partitions' buffers, kept as rows are added: what {@link #add} compares with the batch size. */
+    private long buffered;
     private long heldBytes;
     private long batches;
 
@@ -49,20 +51,15 @@ final class RowBatches {
     /** Serializes one record into {@code partition}'s buffer; true when the batch is full and should be cut. */
     <K, V> boolean add(int partition, K key, V value) {
         SerializationStream stream = streams[partition];
+        PartitionBuffer buffer = buffers[partition];
+        int before = buffer.count;
         stream.writeKey(key, ClassTag$.MODULE$.Any());
         stream.writeValue(value, ClassTag$.MODULE$.Any());
+        buffered += buffer.count - before;
         rows[partition]++;
         records++;
         // What the serializer buffered in its stream is not counted until flushed; a few KiB per partition.
-        return buffered() >= batchBytes;
-    }
-
-    private long buffered() {
-        long total = 0;
-        for (PartitionBuffer buffer : buffers) {
-            total += buffer.count;
-        }
-        return total;
+        return buffered >= batchBytes;
     }
 
     /** Flushes every partition's stream and hands the batch to {@code writer}, one record per non-empty partition. */
@@ -82,7 +79,12 @@ final class RowBatches {
     }
 
     private void send(ShuffleWriter writer) throws IOException, InterruptedException {
-        long total = buffered();
+        // Flushing or closing the streams wrote what they held: count the buffers again, once per batch.
+        long total = 0;
+        for (PartitionBuffer buffer : buffers) {
+            total += buffer.count;
+        }
+        buffered = 0;
         if (total == 0) {
             Arrays.fill(rows, 0);
             return;

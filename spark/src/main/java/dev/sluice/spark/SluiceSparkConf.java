@@ -76,10 +76,14 @@ public final class SluiceSparkConf {
         } catch (NumberFormatException e) {
             throw new InvalidParameterException(THREADS, threadsText, "an integer >= 1");
         }
+        if (threads < 1) {
+            throw new InvalidParameterException(THREADS, threadsText, "an integer >= 1");
+        }
         long memoryLimit = WriterConfig.parseMemoryLimit(MEMORY_LIMIT, conf.get(MEMORY_LIMIT, "none").trim());
+        if (memoryLimit < 1) {
+            throw new InvalidParameterException(MEMORY_LIMIT, conf.get(MEMORY_LIMIT), "none, or a size >= 1 byte");
+        }
         SluiceSparkConf settings = new SluiceSparkConf(strategy, batchBytes, threads, memoryLimit);
-        WriterConfig.builder().partitions(1).threads(threads).memoryLimit(memoryLimit)
-                .outputDir(java.nio.file.Path.of(System.getProperty("java.io.tmpdir"))).build();
         if (!strategy.equals(STOCK)) {
             settings.spec(STRATEGY, strategy);
         }

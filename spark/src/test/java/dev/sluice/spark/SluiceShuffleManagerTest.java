@@ -162,6 +162,9 @@ class SluiceShuffleManagerTest {
         InvalidParameterException size = assertThrows(InvalidParameterException.class,
                 () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.BATCH_BYTES, "lots")));
         assertEquals(SluiceSparkConf.BATCH_BYTES, size.parameter());
+        InvalidParameterException threads = assertThrows(InvalidParameterException.class,
+                () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.THREADS, "0")));
+        assertEquals(SluiceSparkConf.THREADS, threads.parameter());
         InvalidParameterException strategy = assertThrows(InvalidParameterException.class,
                 () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.STRATEGY, "no-such-writer")));
         assertEquals(SluiceSparkConf.STRATEGY, strategy.parameter());

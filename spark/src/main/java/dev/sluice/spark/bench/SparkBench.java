@@ -2,7 +2,6 @@ package dev.sluice.spark.bench;
 
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.RunDevice;
-import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spark.SluiceShuffleManager;
 import dev.sluice.spark.SluiceSparkConf;
 import dev.sluice.spi.Bytes;
@@ -261,26 +260,25 @@ public final class SparkBench {
     private void summary(Map<String, List<double[]>> measured) {
         log.println("spark-bench: measured iterations, mean ± standard deviation (n):");
         String[] names = {"query", "mapper stage", "sum of tasks"};
-        double[] stock = measured.containsKey("stock") ? mean(measured.get("stock"), 1) : null;
+        Double stock = measured.containsKey("stock") ? Stats.mean(field(measured.get("stock"), 1)) : null;
         for (Map.Entry<String, List<double[]>> e : measured.entrySet()) {
             StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "  %-22s", e.getKey()));
             for (int f = 0; f < names.length; f++) {
-                double[] ms = e.getValue().stream().mapToDouble(v -> v[0]).toArray();
-                final int field = f;
-                ms = e.getValue().stream().mapToDouble(v -> v[field]).toArray();
+                double[] ms = field(e.getValue(), f);
                 row.append(String.format(Locale.ROOT, "  %s %.0f ± %.0f ms", names[f], Stats.mean(ms), Stats.sd(ms)));
             }
             if (stock != null) {
                 row.append(String.format(Locale.ROOT, "  (mapper stage %.2fx stock's)",
-                        mean(e.getValue(), 1)[0] / stock[0]));
+                        Stats.mean(field(e.getValue(), 1)) / stock));
             }
             row.append(" (n=").append(e.getValue().size()).append(')');
             log.println(row);
         }
     }
 
-    private static double[] mean(List<double[]> values, int field) {
-        return new double[] {Stats.mean(values.stream().mapToDouble(v -> v[field]).toArray())};
+    /** Figure {@code index} (query, mapper stage, sum of tasks) of every measured iteration. */
+    private static double[] field(List<double[]> values, int index) {
+        return values.stream().mapToDouble(v -> v[index]).toArray();
     }
 
     /** The jar {@code net.jpountz.lz4} classes come from, as group:artifact:version where the path says it. */
@@ -475,8 +473,7 @@ public final class SparkBench {
             SluiceSparkConf settings = SluiceSparkConf.from(check);
             for (String writer : o.writers) {
                 if (!writer.equals(SluiceSparkConf.STOCK)) {
-                    StrategySpec spec = settings.spec("--writers", writer);
-                    assert spec != null;
+                    settings.spec("--writers", writer);
                 }
             }
             return o;
