@@ -12,7 +12,8 @@ usage() {
 Usage: scripts/bench.sh [--preset smoke|quick|seed|tuning|balance] [--strategies a,b] [--sizes a,b]
                         [--scale F|seed-equivalent] [--tasks N] [--codec C] [--sync true|false] [--warmups N]
                         [--warmup-records quarter|full] [--iterations N] [--paired rounds|forks|off]
-                        [--budget TIME|none] [--device SPEC] [--jdk PATH] [--out DIR]
+                        [--budget TIME|none] [--device SPEC] [--producer none|gpu:RATE|cpu:RATE] [--jdk PATH]
+                        [--out DIR]
 
 Measures every size's strategies (one operation is one wave: N map tasks written at once on one executor), and
 RawWriteBenchmark (the storage's reference: N sequential writes of the data files' size, as the size's first
@@ -91,6 +92,12 @@ Options:
                       (emulated:write=RATE:dirty=SIZE, per-slot:write=RATE:dirty=SIZE) or a profile such as seed-ssd,
                       made for each configuration and torn down after it (scripts/sluice device profiles lists them;
                       needs root); on an emulated device the seed preset's default scale is 0.25
+                      A balance (seed-ssd, or a spec with :produce=RATE) sets the device relative to this harness's
+                      own task rate, measured in the first fork that needs it (per-batch at small on native storage,
+                      a few seconds) and cached per machine, build and configuration (scripts/sluice device show)
+  --producer P        what makes each batch on the task's thread before it is written (JMH -p producer): none (the
+                      inputs are made before the wave; default), gpu:RATE (the thread waits per batch, as on a GPU
+                      scan) or cpu:RATE (it works on its core), RATE input bytes per second (docs/balance.md)
   --jdk PATH          JDK to build and run with (default: JAVA_HOME, else java on PATH)
   --out DIR           output directory, created; must not hold a previous run (default: jmh/target/bench/PRESET-TIME)
   --help              print this help
@@ -109,7 +116,7 @@ preset=quick jdk="" out="" plan_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --help|-h) usage; exit 0 ;;
-    --preset|--strategies|--sizes|--scale|--tasks|--codec|--sync|--warmups|--warmup-records|--iterations|--paired|--budget|--device|--jdk|--out)
+    --preset|--strategies|--sizes|--scale|--tasks|--codec|--sync|--warmups|--warmup-records|--iterations|--paired|--budget|--device|--producer|--jdk|--out)
       [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"
       case "$1" in
         --preset) preset="$2"; plan_args+=("$1" "$2") ;;
@@ -118,7 +125,7 @@ while [[ $# -gt 0 ]]; do
         *) plan_args+=("$1" "$2") ;;
       esac
       shift 2 ;;
-    *) die "unknown argument '$1': allowed are --preset, --strategies, --sizes, --scale, --tasks, --codec, --sync, --warmups, --warmup-records, --iterations, --paired, --budget, --device, --jdk, --out, --help" ;;
+    *) die "unknown argument '$1': allowed are --preset, --strategies, --sizes, --scale, --tasks, --codec, --sync, --warmups, --warmup-records, --iterations, --paired, --budget, --device, --producer, --jdk, --out, --help" ;;
   esac
 done
 find_java "$jdk"

@@ -3,6 +3,9 @@ package dev.sluice.cli;
 import dev.sluice.core.device.DeviceProfile;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.EmulatedDevice;
+import dev.sluice.core.device.TaskRate;
+import dev.sluice.spi.Bytes;
+import dev.sluice.spi.InvalidParameterException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -24,13 +27,17 @@ final class DeviceCommand {
 
     static String usage() {
         return "Usage: scripts/sluice device profiles\n"
-                + "       scripts/sluice device show SPEC [--tasks N] [--scale F]\n"
+                + "       scripts/sluice device show SPEC [--tasks N] [--scale F] [--task-rate RATE]\n"
                 + "       scripts/sluice device cleanup\n\n"
-                + "profiles  lists the device profiles (node-level figures with their source and derivation); a run of\n"
-                + "          N tasks at scale F gets N/slots of their bandwidth and IOPS and N/slots x F of their dirty\n"
-                + "          page cache\n"
+                + "profiles  lists the device profiles (node-level figures with their source and derivation). A profile\n"
+                + "          with a task rate is a balance: its disk per slot over the rate its slot's map task produced\n"
+                + "          map output; a run of N tasks gets that balance times its own task rate (measured by the run\n"
+                + "          on native storage, or cached) times N. One without is absolute: N/slots of its bandwidth.\n"
+                + "          Both give N/slots of their IOPS and N/slots x F of their dirty page cache at scale F\n"
                 + "show      prints the figures SPEC (" + DeviceSpec.allowed() + ") gives a run\n"
-                + "          of --tasks (default 1) at --scale (default 1), and whether this machine can emulate it\n"
+                + "          of --tasks (default 1) at --scale (default 1), and whether this machine can emulate it; for a\n"
+                + "          balance, --task-rate RATE (map output bytes per second of one task, e.g. 230m) stands for\n"
+                + "          the rate a run would measure\n"
                 + "cleanup   undoes every emulated device whose run is gone (killed with SIGKILL): throttle rules, bdi\n"
                 + "          settings, mounts, loop devices and images, as their records in the temp directory's\n"
                 + "          sluice-devices/ name them; devices of running runs are left alone\n"
@@ -46,15 +53,19 @@ final class DeviceCommand {
             case "profiles":
                 for (DeviceProfile p : DeviceProfile.all()) {
                     out.printf(Locale.ROOT, "%s%n  %s%n  node: write %.1f MB/s%s, dirty page cache %.2f GB, %d task "
-                                    + "slots: per slot %.1f MB/s and %.3f GB%n  source: %s%n%n", p.name, p.description,
-                            p.writeBytesPerSecond / 1e6, p.writeIops > 0 ? ", " + p.writeIops + " IOPS" : "",
-                            p.dirtyBytes / 1e9, p.slots, p.writePerSlot() / 1e6, p.dirtyPerSlot() / 1e9, p.source);
+                                    + "slots: per slot %.1f MB/s and %.3f GB%s%n  source: %s%n%n", p.name,
+                            p.description, p.writeBytesPerSecond / 1e6, p.writeIops > 0 ? ", " + p.writeIops
+                                    + " IOPS" : "", p.dirtyBytes / 1e9, p.slots, p.writePerSlot() / 1e6,
+                            p.dirtyPerSlot() / 1e9, p.relative() ? String.format(Locale.ROOT, "; task rate per slot "
+                                    + "%.1f MB/s: balance %.3f (a run's disk per slot = %.3f x its own task rate)",
+                                    p.producePerSlot() / 1e6, p.balance(), p.balance()) : "; absolute", p.source);
                 }
                 return SluiceCli.OK;
             case "show": {
                 Options options = new Options()
                         .optional("tasks", "N", "1", "map tasks of the run")
-                        .optional("scale", "F", "1", "data scale of the run");
+                        .optional("scale", "F", "1", "data scale of the run")
+                        .optional("task-rate", "RATE", "none", "for a balance: one task's map output per second");
                 if (args.size() < 2 || args.get(1).startsWith("--") || !options.parse(args.subList(2, args.size()))) {
                     err.print(usage());
                     return SluiceCli.USAGE;
@@ -66,7 +77,33 @@ final class DeviceCommand {
                 }
                 int tasks = options.integer("tasks");
                 double scale = Double.parseDouble(options.string("scale"));
-                DeviceProfile.Emulation figures = spec.resolve(tasks, scale);
+                String given = options.string("task-rate");
+                if (spec.needsTaskRate() && given.equals("none")) {
+                    DeviceProfile p = spec.profile();
+                    out.printf(Locale.ROOT, "%s: a balance: %.1f MB/s of disk per slot over %.1f MB/s of map output "
+                                    + "per slot = %.3f; a run sets its disk to %.3f x its own task rate (measured on "
+                                    + "native storage, or cached) x %d task%s; dirty cap %.3f GB%n  %s%n"
+                                    + "  (--task-rate RATE shows the figures for a given rate)%n", spec.text(),
+                            p.writePerSlot() / 1e6, p.producePerSlot() / 1e6, p.balance(), p.balance(), tasks,
+                            tasks == 1 ? "" : "s", Math.round((double) p.dirtyBytes * tasks / p.slots * scale) / 1e9,
+                            p.source);
+                    return SluiceCli.OK;
+                }
+                TaskRate rate = null;
+                if (!given.equals("none")) {
+                    long bytes;
+                    try {
+                        bytes = Bytes.parse(given.replaceFirst("/s$", ""));
+                    } catch (NumberFormatException e) {
+                        throw new InvalidParameterException("--task-rate", given, "a byte size per second such as "
+                                + "230m, or none");
+                    }
+                    if (bytes < 1) {
+                        throw new InvalidParameterException("--task-rate", given, "more than 0 bytes per second");
+                    }
+                    rate = new TaskRate(bytes, "given with --task-rate");
+                }
+                DeviceProfile.Emulation figures = spec.resolve(tasks, scale, spec.needsTaskRate() ? rate : null);
                 out.printf(Locale.ROOT, "%s: write %.1f MB/s, read %s, %s, dirty cap %.3f GB%n  %s%n", spec.text(),
                         figures.writeBytesPerSecond / 1e6, figures.readBytesPerSecond == 0 ? "not throttled"
                                 : String.format(Locale.ROOT, "%.1f MB/s", figures.readBytesPerSecond / 1e6),

@@ -4,6 +4,10 @@ import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.device.DeviceProfile;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.RunDevice;
+import dev.sluice.core.device.TaskRate;
+import dev.sluice.core.device.TaskRateCache;
+import dev.sluice.core.run.Producer;
+import dev.sluice.core.run.TaskRateCalibration;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.IoFaults;
@@ -77,13 +81,19 @@ final class WriteCommand {
                 .optional("columns", "LIST", dev.sluice.core.input.SchemaSpec.DEFAULT, "columns after the int64 key: int64, int32, float64, utf8; ? = nullable")
                 .optional("threads", "N", String.valueOf(WriterConfig.Builder.DEFAULT_THREADS), "writer threads of the executor (>= 1; the seed report's 16, upstream's default is 20)")
                 .optional("memory-limit", "SIZE", "none", "host memory limit of the executor (spark.rapids.memory.host.offHeapLimit), or none as upstream's default; what it bounds is the strategy's (see its memoryBound option)")
+                .optional("producer", "KIND:RATE", Producer.NONE_NAME, "what makes each batch on the task's thread "
+                        + "before it is written: none (inputs made before the wave, the default), gpu:RATE (the thread "
+                        + "waits, as on a GPU scan) or cpu:RATE (it works on its core); RATE input bytes per second, "
+                        + "e.g. gpu:58m")
                 .optional("seed", "N", Workload.DEFAULT_SEED, "input seed of task 0: same seed and options, same bytes")
                 .flag("fsync", "force data, index and checksum files to the device before the commit renames them")
                 .optional("device", "SPEC", DeviceSpec.NATIVE, "where the files go: native (--out as given), "
                         + "emulated:write=RATE:dirty=SIZE[:iops=N][:read=RATE][:size=SIZE], or a profile ("
                         + String.join(", ", DeviceProfile.names()) + ", scaled to --tasks and --scale; list them "
                         + "with scripts/sluice device profiles): a loop device made in --out for the run, throttled "
-                        + "and with its dirty page cache capped, torn down after it (needs root)")
+                        + "and with its dirty page cache capped, torn down after it (needs root). A balance (seed-ssd, "
+                        + "or :produce=RATE) sets the disk relative to this harness's task rate, measured first on "
+                        + "native storage in --out (per-batch at small, a few seconds) or read from the cache")
                 .required("out", "DIR", "output directory (created if missing); what earlier runs wrote there (listed "
                         + "in DIR/" + OwnedFiles.LIST + ") is removed first, nothing else is touched");
     }
@@ -93,7 +103,8 @@ final class WriteCommand {
                 + "                            [--partitions N] [--codec CODEC] [--partitioning roundrobin|hash]\n"
                 + "                            [--batches N|--batch-bytes SIZE|--rows-per-batch N] [--threads N]\n"
                 + "                            [--memory-limit SIZE|none] [--keys uniform|zipf] [--seed N] [--fsync]\n"
-                + "                            [--columns LIST] [--device native|emulated:...|PROFILE]\n\n"
+                + "                            [--columns LIST] [--device native|emulated:...|PROFILE]\n"
+                + "                            [--producer none|gpu:RATE|cpu:RATE]\n\n"
                 + "Generates each map task's Arrow input from its seed, partitions it, and writes all tasks at once\n"
                 + "through one executor of the strategy (the seed's mapper stage) into DIR in Spark's layout\n"
                 + "(shuffle_0_MAP_0.data, .index, and .checksum.ADLER32 where the strategy writes checksums;\n"
@@ -142,7 +153,8 @@ final class WriteCommand {
         Workload workload = Workload.parse("--", options.string("size"), options.string("scale"),
                 options.string("tasks"), options.string("partitions"), options.string("batches"),
                 options.string("batch-bytes"), options.string("rows-per-batch"), options.string("partitioning"),
-                options.string("keys"), options.string("codec"), options.string("seed"), options.string("columns"));
+                options.string("keys"), options.string("codec"), options.string("seed"), options.string("columns"))
+                .withProducer(Producer.parse("--producer", options.string("producer")));
         Path outDir = Paths.get(options.string("out"));
         DeviceSpec device = DeviceSpec.parse("--device", options.string("device"));
         WriterConfig.Builder settings = WriterConfig.builder()
@@ -173,8 +185,18 @@ final class WriteCommand {
             err.println("sluice: making device " + device.text() + " in " + outDir + " (its outputs go with it)");
         }
         // The interruption is closed last, once the device is undone too: only then does its hook remove files.
-        try (Interruption interruption = new Interruption(Thread.currentThread(), err);
-             RunDevice storageDevice = RunDevice.open(device, outDir, workload.tasks, workload.scale,
+        try (Interruption interruption = new Interruption(Thread.currentThread(), err)) {
+            // A balance sets the device relative to this harness's own task rate (measured on native storage in
+            // --out, in a directory of its own that it removes, or read from the cache).
+            TaskRate rate = device.needsTaskRate() ? TaskRateCalibration.find(workload, settings, outDir,
+                    TaskRateCache.standard(), err) : null;
+            return openAndRun(interruption, trial, workload, device, rate, outDir, outputs);
+        }
+    }
+
+    private int openAndRun(Interruption interruption, Trial trial, Workload workload, DeviceSpec device, TaskRate rate,
+                           Path outDir, List<String> outputs) throws Exception {
+        try (RunDevice storageDevice = RunDevice.open(device, outDir, workload.tasks, workload.scale, rate,
                     trial.storagePlan().bytesTotal(), err, true);
              OwnedFiles owned = OwnedFiles.claim(storageDevice.directory(), SHUFFLE_ID, outputs);
              BufferAllocator allocator = new RootAllocator();
@@ -222,7 +244,7 @@ final class WriteCommand {
         WriterConfig config = strategy.config();
         WaveResult wave;
         strategy.startExecutor();
-        try (Wave tasks = new Wave(workload.tasks)) {
+        try (Wave tasks = new Wave(workload.tasks, workload.producer)) {
             Progress writing = new Progress(err, "writing " + workload.tasks + " task" + (workload.tasks == 1 ? "" : "s")
                     + " at once with " + strategy.text, 1);
             try (Progress.Ticker ticker = writing.every(Progress.TICK_SECONDS, () -> String.format(Locale.ROOT,
@@ -294,6 +316,7 @@ final class WriteCommand {
                 .put("keys", workload.inputSpec().keys.label())
                 .put("partitioning", workload.partitioning.label())
                 .put("batchesPerTask", input.tasks().get(0).batches)
+                .put("producer", workload.producer.toString())
                 .put("columns", workload.inputSpec().schema.toString())
                 .put("threads", config.threads)
                 .put("memoryLimit", config.hasMemoryLimit() ? config.memoryLimit : null)

@@ -2,6 +2,7 @@ package dev.sluice.report;
 
 import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.run.Producer;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.core.run.SeedScale;
@@ -268,6 +269,8 @@ public final class BenchPlan {
             throw new InvalidParameterException("--warmup-records", warmUp, BenchmarkTerms.QUARTER + " or "
                     + BenchmarkTerms.FULL);
         }
+        String producer = options.getOrDefault("producer", Producer.NONE_NAME);
+        Producer.parse("--producer", producer);
         String sync = options.getOrDefault("sync", "false");
         if (!sync.equals("true") && !sync.equals("false")) {
             throw new InvalidParameterException("--sync", sync, "true or false");
@@ -297,6 +300,10 @@ public final class BenchPlan {
                         : ""), from(options, "iterations"),
                 devices.size() == 1 ? "device" : "devices", String.join(",", devices),
                 options.containsKey("device") ? "given" : preset.devices.size() > 1 ? "the preset's" : "the default");
+        if (!producer.equals(Producer.NONE_NAME)) {
+            out.printf(Locale.ROOT, "# producer %s (given): %s%n", producer, Producer.parse("--producer", producer)
+                    .describe());
+        }
         out.printf(Locale.ROOT, "# paired %s (%s): %s%n", paired, pairedFrom, paired.equals(OFF)
                 ? "each strategy in forks of its own, one after the other"
                 : (paired.equals(ROUNDS) ? "a size's strategies take turns wave by wave in one fork (PairedWaveBenchmark), "
@@ -326,6 +333,9 @@ public final class BenchPlan {
                 if (!DeviceSpec.NATIVE.equals(device)) {
                     common.addAll(List.of("-p", "device=" + device));
                     at = "-" + device.replaceAll("[:=]", "_");
+                }
+                if (!producer.equals(Producer.NONE_NAME)) {
+                    common.addAll(List.of("-p", "producer=" + producer));
                 }
                 if (warmUp.equals(BenchmarkTerms.FULL)) {
                     common.addAll(List.of("-p", "warmUp=" + warmUp));

@@ -21,6 +21,9 @@ import java.util.Map;
  *   <li>{@code per-slot:write=RATE:dirty=SIZE}: figures per task slot at full scale, as a balance is written, times the
  *       run's tasks (and, for the dirty cache, its data scale).</li>
  * </ul>
+ * {@code produce=RATE} after a profile or {@code per-slot} gives the rate at which one slot's map task produced map
+ * output with the disk out of the way (its own job's figure): the spec becomes a balance, disk over task rate, and a run
+ * sets its disk relative to its own task rate ({@link #needsTaskRate}, {@link #resolve(int, double, TaskRate)}).
  * {@code size} is the emulated device's capacity (by default what the run plans to keep on it, with room to spare).
  */
 public final class DeviceSpec {
@@ -28,7 +31,7 @@ public final class DeviceSpec {
     public static final String EMULATED = "emulated";
     /** Figures per task slot at full scale, multiplied by the run's tasks (and the dirty cache by its scale). */
     public static final String PER_SLOT = "per-slot";
-    private static final List<String> KEYS = List.of("write", "dirty", "iops", "read", "size");
+    private static final List<String> KEYS = List.of("write", "dirty", "iops", "read", "size", "produce");
 
     private final String text;
     /** Null for native and {@code emulated}; the profile otherwise. */
@@ -50,10 +53,11 @@ public final class DeviceSpec {
     /** What is allowed, in words. */
     public static String allowed() {
         return NATIVE + ", " + EMULATED + ":write=RATE:dirty=SIZE[:iops=N][:read=RATE][:size=SIZE] (e.g. "
-                + "emulated:write=100m:dirty=3g), " + PER_SLOT + ":write=RATE:dirty=SIZE[...] (figures per task slot "
-                + "at full scale, times the run's tasks and, for dirty, its scale), or a profile: "
-                + String.join(", ", DeviceProfile.names()) + " (optionally with the same keys overriding it, e.g. "
-                + "seed-ssd:dirty=2g)";
+                + "emulated:write=100m:dirty=3g), " + PER_SLOT + ":write=RATE:dirty=SIZE[:produce=RATE][...] (figures "
+                + "per task slot at full scale, times the run's tasks and, for dirty, its scale; with produce, the "
+                + "rate one slot's map task produced map output, the disk is set relative to the run's own task "
+                + "rate), or a profile: " + String.join(", ", DeviceProfile.names()) + " (optionally with the same "
+                + "keys overriding it, e.g. seed-ssd:dirty=2g or sata-ssd:produce=60m)";
     }
 
     /** Parses {@code text}; refuses with {@code parameter}, the value and what is allowed. */
@@ -80,16 +84,24 @@ public final class DeviceSpec {
             }
             values.put(key, number(parameter, text, key, kv[1].trim()));
         }
+        if (pieces[0].equals(EMULATED) && values.containsKey("produce")) {
+            throw new InvalidParameterException(parameter, text, "produce=RATE after per-slot or a profile only: an "
+                    + "emulated device's figures are the run's own, not a node's balance; " + allowed());
+        }
         if (profile == null && (!values.containsKey("write") || !values.containsKey("dirty"))) {
             throw new InvalidParameterException(parameter, text, "an emulated device with both write=RATE and "
                     + "dirty=SIZE; " + allowed());
         }
         if (pieces[0].equals(PER_SLOT)) {
             // A node of one slot: the run's tasks take a slot each, its data scale scales the dirty cache.
-            profile = DeviceProfile.perSlot(values.get("write"), values.getOrDefault("iops", 0L), values.get("dirty"));
+            profile = DeviceProfile.perSlot(values.get("write"), values.getOrDefault("iops", 0L), values.get("dirty"),
+                    values.getOrDefault("produce", 0L));
             values.remove("write");
             values.remove("iops");
             values.remove("dirty");
+            values.remove("produce");
+        } else if (profile != null && values.containsKey("produce")) {
+            profile = profile.producing(values.remove("produce"));
         }
         return new DeviceSpec(trimmed, profile, true, values);
     }
@@ -103,17 +115,19 @@ public final class DeviceSpec {
                 }
                 return n;
             }
-            String size = key.equals("write") || key.equals("read") ? value.replaceFirst("/s$", "") : value;
+            boolean rate = key.equals("write") || key.equals("read") || key.equals("produce");
+            String size = rate ? value.replaceFirst("/s$", "") : value;
             long n = Bytes.parse(size);
             long least = key.equals("size") ? 64 * Bytes.MiB : key.equals("dirty") ? Bytes.MiB : 64 * Bytes.KiB;
             if (n < least) {
                 throw new InvalidParameterException(parameter, text, key + " of at least " + Bytes.format(least)
-                        + (key.equals("write") || key.equals("read") ? " per second" : "") + " (not " + value + ")");
+                        + (rate ? " per second" : "") + " (not " + value + ")");
             }
             return n;
         } catch (NumberFormatException e) {
             throw new InvalidParameterException(parameter, text, key.equals("iops") ? "iops=N, an integer >= 1"
-                    : key + "=" + (key.equals("write") || key.equals("read") ? "RATE, a byte size per second such as "
+                    : key + "=" + (key.equals("write") || key.equals("read") || key.equals("produce")
+                    ? "RATE, a byte size per second such as "
                     + "100m or 100m/s" : "SIZE, a byte size such as 3g") + " (not '" + value + "')");
         }
     }
@@ -138,10 +152,31 @@ public final class DeviceSpec {
     }
 
     /**
+     * Whether the spec is a balance to a task rate, so that a run must measure (or be given) its own before it can
+     * make the device: a relative profile, or {@code produce=} given.
+     */
+    public boolean needsTaskRate() {
+        return profile != null && profile.relative();
+    }
+
+    /**
      * The figures of the device for a run of {@code tasks} map tasks at data scale {@code scale} (a profile's are
-     * scaled to them; an {@code emulated:} spec's are as given). Not for {@code native}.
+     * scaled to them; an {@code emulated:} spec's are as given). Not for {@code native}, nor for a spec that
+     * {@link #needsTaskRate needs a task rate}.
      */
     public DeviceProfile.Emulation resolve(int tasks, double scale) {
+        return resolve(tasks, scale, null);
+    }
+
+    /**
+     * The same for a run whose map tasks each produce {@code rate} with the disk out of the way (null where the spec
+     * does not {@link #needsTaskRate need one}).
+     */
+    public DeviceProfile.Emulation resolve(int tasks, double scale, TaskRate rate) {
+        if (needsTaskRate() && rate == null) {
+            throw new IllegalStateException(text + " sets the disk relative to the run's task rate, which was not "
+                    + "given");
+        }
         if (!emulated) {
             throw new IllegalStateException("a native device has no emulated figures");
         }
@@ -156,7 +191,9 @@ public final class DeviceSpec {
                     values.getOrDefault("iops", 0L), values.get("dirty"), String.format(Locale.ROOT,
                     "given: %s", String.join(", ", given)));
         }
-        return profile.forRun(tasks, scale).with(values.get("write"), values.get("read"), values.get("iops"),
+        DeviceProfile.Emulation scaled = rate != null && profile.relative() ? profile.forRun(tasks, scale, rate)
+                : profile.forRun(tasks, scale);
+        return scaled.with(values.get("write"), values.get("read"), values.get("iops"),
                 values.get("dirty"), String.join(", ", given));
     }
 

@@ -61,10 +61,19 @@ public final class RunDevice implements AutoCloseable {
      */
     public static RunDevice open(DeviceSpec spec, Path dir, int tasks, double scale, long plannedBytes,
                                  PrintStream log, boolean ownerClosesOnSignal) throws IOException {
+        return open(spec, dir, tasks, scale, null, plannedBytes, log, ownerClosesOnSignal);
+    }
+
+    /**
+     * The same for a spec that may {@link DeviceSpec#needsTaskRate need the run's task rate}: {@code rate}, measured
+     * by the caller's harness on native storage (null where the spec needs none).
+     */
+    public static RunDevice open(DeviceSpec spec, Path dir, int tasks, double scale, TaskRate rate,
+                                 long plannedBytes, PrintStream log, boolean ownerClosesOnSignal) throws IOException {
         if (spec.isNative()) {
             return new RunDevice(spec, dir, null);
         }
-        DeviceProfile.Emulation figures = spec.resolve(tasks, scale);
+        DeviceProfile.Emulation figures = spec.resolve(tasks, scale, rate);
         EmulatedDevice device = EmulatedDevice.create(figures, capacity(spec, plannedBytes), dir, log,
                 ownerClosesOnSignal);
         try {
@@ -72,6 +81,10 @@ public final class RunDevice implements AutoCloseable {
             long bytes = Math.max(64 * Bytes.MiB, Math.min(512 * Bytes.MiB, 2 * figures.writeBytesPerSecond));
             device.measureRawWrite(bytes);
             log.println("sluice: device " + spec.text() + ": " + figures.derivation + "; " + device.describe());
+            String shortfall = shortfall(figures.writeBytesPerSecond, device.rawWriteMBps());
+            if (shortfall != null) {
+                log.println("sluice: warning: device " + spec.text() + ": " + shortfall);
+            }
             return new RunDevice(spec, device.directory(), device);
         } catch (IOException | RuntimeException | Error e) {
             try {
@@ -81,6 +94,25 @@ public final class RunDevice implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** A raw write this far below the throttle means the storage under the device, not the throttle, held it. */
+    static final double SHORTFALL = 0.85;
+
+    /**
+     * Why a device throttled to {@code writeBytesPerSecond} whose raw write measured {@code rawWriteMBps} does not
+     * give the run its figures, or null: the storage under an emulated device cannot be made faster by a throttle, so
+     * a balance that asks more of it than it has is not the balance the run gets.
+     */
+    static String shortfall(long writeBytesPerSecond, double rawWriteMBps) {
+        double asked = writeBytesPerSecond / 1e6;
+        if (rawWriteMBps <= 0 || rawWriteMBps >= SHORTFALL * asked) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "its raw write measured %.1f MB/s, %.0f%% below the %.1f MB/s asked: the "
+                + "storage under it is the limit, so the run does not get this balance; ask less of it (fewer --tasks, "
+                + "or a --producer that makes the map tasks slower, docs/balance.md)", rawWriteMBps,
+                100 * (1 - rawWriteMBps / asked), asked);
     }
 
     /** Where the run's files go. */
@@ -113,6 +145,10 @@ public final class RunDevice implements AutoCloseable {
         d.put("readBytesPerSecond", figures.readBytesPerSecond);
         d.put("iops", figures.iops);
         d.put("dirtyBytes", figures.dirtyBytes);
+        if (figures.taskBytesPerSecond > 0) {
+            d.put("balance", spec.profile().balance());
+            d.put("taskRateMBps", Math.round(figures.taskBytesPerSecond / 1e5) / 10.0);
+        }
         d.put("capacityBytes", device.capacity());
         d.put("rawWriteMBps", Math.round(device.rawWriteMBps() * 10) / 10.0);
         d.put("derivation", figures.derivation);

@@ -1,5 +1,6 @@
 package dev.sluice.core.run;
 
+import dev.sluice.spi.InputBatch;
 import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.serde.ShuffleCodec;
@@ -8,18 +9,32 @@ import dev.sluice.spi.ShuffleWriter;
 
 /**
  * One map task, the way every caller runs it (the command line, the benchmarks, the tests): a fresh writer from the
- * executor, every record, commit; timed from the writer's creation to the commit's return.
+ * executor, every record, commit; timed from the writer's creation to the commit's return. With a {@link Producer},
+ * each input batch takes its time on the task's thread before its first record is written.
  */
 public final class MapTaskRunner {
     private MapTaskRunner() {}
 
     public static MapTaskResult run(ShuffleExecutor executor, TaskInput input, ShuffleCodec codec) throws Exception {
+        return run(executor, input, codec, Producer.NONE);
+    }
+
+    public static MapTaskResult run(ShuffleExecutor executor, TaskInput input, ShuffleCodec codec, Producer producer)
+            throws Exception {
         var records = input.records(codec);
         long start = System.nanoTime();
         MapOutput output;
         long peak;
         try (ShuffleWriter writer = executor.createMapOutputWriter(input.task(codec))) {
+            InputBatch batch = null;
             for (ShuffleRecord record : records) {
+                if (!producer.isNone() && record.inputBatch() != batch) {
+                    batch = record.inputBatch();
+                    producer.produce(batch.hostBytes());
+                    if (Thread.currentThread().isInterrupted()) {
+                        throw new InterruptedException("map task " + input.mapId + " interrupted while producing");
+                    }
+                }
                 writer.write(record);
             }
             output = writer.commit();

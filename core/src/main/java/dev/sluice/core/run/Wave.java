@@ -30,14 +30,21 @@ public final class Wave implements AutoCloseable {
     static final long TIMEOUT_MINUTES = 30;
 
     private final int tasks;
+    private final Producer producer;
     private final OwnedThreads taskThreads = new OwnedThreads("sluice-task");
     private final ExecutorService threads;
 
     public Wave(int tasks) {
+        this(tasks, Producer.NONE);
+    }
+
+    /** A wave whose tasks' batches each take {@code producer}'s time before they are written. */
+    public Wave(int tasks, Producer producer) {
         if (tasks < 1) {
             throw new IllegalArgumentException("a wave needs at least one task, not " + tasks);
         }
         this.tasks = tasks;
+        this.producer = producer;
         this.threads = Executors.newFixedThreadPool(tasks, taskThreads);
     }
 
@@ -60,7 +67,7 @@ public final class Wave implements AutoCloseable {
             task.records(codec); // made here, outside the wave's time
             futures.add(threads.submit(() -> {
                 go.await();
-                return MapTaskRunner.run(executor, task, codec);
+                return MapTaskRunner.run(executor, task, codec, producer);
             }));
         }
         IoSnapshot before = storage.counters().snapshot();

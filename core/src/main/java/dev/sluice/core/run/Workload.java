@@ -42,10 +42,12 @@ public final class Workload {
     public final int partitions;
     public final Partitioning partitioning;
     public final ShuffleCodec codec;
+    /** What makes each batch before it is written: none (the default: inputs made outside the wave), gpu or cpu. */
+    public final Producer producer;
     private final InputSpec spec;
 
     private Workload(DataSize size, double scale, String scaleReason, int tasks, int partitions,
-                     Partitioning partitioning, ShuffleCodec codec, InputSpec spec) {
+                     Partitioning partitioning, ShuffleCodec codec, Producer producer, InputSpec spec) {
         this.size = size;
         this.scale = scale;
         this.scaleReason = scaleReason;
@@ -53,7 +55,28 @@ public final class Workload {
         this.partitions = partitions;
         this.partitioning = partitioning;
         this.codec = codec;
+        this.producer = producer;
         this.spec = spec;
+    }
+
+    /** This workload with its batches made by {@code p} (parsed with {@link Producer#parse}). */
+    public Workload withProducer(Producer p) {
+        return new Workload(size, scale, scaleReason, tasks, partitions, partitioning, codec, p, spec);
+    }
+
+    /**
+     * What a run measures its task rate on ({@link TaskRateCalibration}): the same workload at the seed's Small, where
+     * the seed's disk held nothing back, with the seed's one batch per task (more where one batch of Small at this
+     * scale would exceed a batch's rows).
+     */
+    public Workload atSmall() {
+        InputSpec small = new InputSpec(DataSize.SMALL, scale, spec.rowsPerBatch, spec.keys, spec.seed, spec.schema);
+        int batches = DataSize.SMALL.seedBatches();
+        while (scale > small.largestScale(batches)) {
+            batches++;
+        }
+        return new Workload(DataSize.SMALL, scale, scaleReason, tasks, partitions, partitioning, codec, producer,
+                small.withBatches(batches));
     }
 
     /**
@@ -121,7 +144,7 @@ public final class Workload {
         }
         return new Workload(dataSize, factor, reason, taskCount, partitionCount,
                 Partitioning.parse(prefix + "partitioning", partitioning), ShuffleCodec.parse(prefix + "codec", codec),
-                spec);
+                Producer.NONE, spec);
     }
 
     private static int integer(String parameter, String text, int min, int max) {

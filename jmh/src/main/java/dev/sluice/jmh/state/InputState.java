@@ -72,6 +72,11 @@ public class InputState {
         return input;
     }
 
+    /** The workload the inputs are made for. */
+    public Workload workload() {
+        return workload;
+    }
+
     /** What warm-up waves write; their outputs are removed unverified. */
     public WaveInput warmUp() {
         return warmUpCopy != null ? warmUpCopy : input;

@@ -4,6 +4,9 @@ import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.device.RunDevice;
+import dev.sluice.core.device.TaskRate;
+import dev.sluice.core.device.TaskRateCache;
+import dev.sluice.core.run.TaskRateCalibration;
 import dev.sluice.spi.TaskShape;
 import dev.sluice.core.run.Workload;
 import java.io.IOException;
@@ -30,7 +33,7 @@ public class StorageState {
     private RunDevice storage;
 
     @Setup(Level.Trial)
-    public void open(WorkloadState workloadState) throws IOException {
+    public void open(WorkloadState workloadState, WriterSettings settings) throws Exception {
         Workload workload = workloadState.workload();
         DeviceSpec spec = DeviceSpec.parse("device", device);
         // Room for what any strategy keeps at once: its output twice (partials and the merged file).
@@ -40,7 +43,10 @@ public class StorageState {
         if (refusal != null) {
             throw new InvalidParameterException("device", device, refusal);
         }
-        storage = RunDevice.open(spec, base(), workload.tasks, workload.scale, planned, System.out, false);
+        // A balance sets the device relative to this harness's own task rate, measured on native storage (or cached).
+        TaskRate rate = spec.needsTaskRate() ? TaskRateCalibration.find(workload, settings.config(workload,
+                "none"), base(), TaskRateCache.standard(), System.out) : null;
+        storage = RunDevice.open(spec, base(), workload.tasks, workload.scale, rate, planned, System.out, false);
     }
 
     /** Where files go without a device, and where a device's image goes: -Dsluice.dir or the temp directory. */

@@ -1,6 +1,7 @@
 package dev.sluice.jmh.state;
 
 import dev.sluice.core.input.SchemaSpec;
+import dev.sluice.core.run.Producer;
 import dev.sluice.core.run.Workload;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -50,12 +51,22 @@ public class WorkloadState {
     @Param({Workload.DEFAULT_SEED})
     public String seed;
 
+    /**
+     * What makes each batch on the task's thread before it is written: {@code none} (inputs made before the wave),
+     * {@code gpu:RATE} (the thread waits, as on a GPU scan) or {@code cpu:RATE} (it works); RATE input bytes per second.
+     */
+    @Param({Producer.NONE_NAME})
+    public String producer;
+
     private Workload workload;
 
     @Setup(Level.Trial)
     public void parse() {
         workload = Workload.parse("", size, scale, tasks, partitions, batches, batchBytes, rowsPerBatch,
-                partitioning, keys, codec, seed, SchemaSpec.DEFAULT);
+                partitioning, keys, codec, seed, SchemaSpec.DEFAULT).withProducer(Producer.parse("producer", producer));
+        if (!workload.producer.isNone()) {
+            System.out.println("sluice workload: producer " + workload.producer.describe());
+        }
         if (!"given".equals(workload.scaleReason)) {
             System.out.println("sluice workload: " + workload.scaleReason);
         }

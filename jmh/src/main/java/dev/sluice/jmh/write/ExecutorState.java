@@ -47,7 +47,7 @@ public class ExecutorState {
             dir = storageState.newTrialDirectory("sluice-jmh-");
             trial.open(dir, new CountedStorage(), inputs.allocator());
             trial.startExecutor();
-            wave = new Wave(inputs.input().size());
+            wave = new Wave(inputs.input().size(), inputs.workload().producer);
         } catch (Exception | Error e) {
             // JMH runs no teardown after a failed setup.
             try {

@@ -105,7 +105,7 @@ public class PairedState {
                 dirs.add(dir);
                 trial.open(dir, new CountedStorage(), inputs.allocator());
             }
-            wave = new Wave(inputs.input().size());
+            wave = new Wave(inputs.input().size(), workload.producer);
         } catch (Exception | Error e) {
             // JMH runs no teardown after a failed setup.
             try {

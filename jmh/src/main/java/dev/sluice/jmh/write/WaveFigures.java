@@ -148,6 +148,10 @@ public final class WaveFigures implements Figures {
             out.add(avg("device.dirtyMB", device.figures().dirtyBytes / 1e6, "MB"));
             out.add(avg("device.iops", device.figures().iops, "ops/s"));
             out.add(avg("device.rawWriteMBps", device.rawWriteMBps(), "MB/s"));
+            if (device.figures().taskBytesPerSecond > 0) {
+                // The harness's own task rate the bandwidth was set relative to (a balance's device).
+                out.add(avg("device.taskRateMBps", device.figures().taskBytesPerSecond / 1e6, "MB/s"));
+            }
         }
         if (strategyIndex >= 0) {
             // Which strategy of a paired trial wrote this wave, and in which round: what pairs the waves up.
