@@ -3,6 +3,7 @@ package dev.sluice.cli;
 import dev.sluice.core.device.DeviceProfile;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.EmulatedDevice;
+import dev.sluice.core.device.TaskRateCache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -103,6 +104,44 @@ class EmulatedDeviceTest {
             }
             assertFalse(Files.exists(base), end + ": " + base + " is left: " + log);
             assertEquals(List.of(), records(), end + ": device records are left");
+        }
+    }
+
+    @Test
+    @Timeout(180)
+    void aBalanceMeasuresTheHarnesssTaskRateOnceAndSetsTheDeviceFromIt() throws Exception {
+        Path cache = dir.resolve("cache/task-rates.properties");
+        String before = System.getProperty(TaskRateCache.PROPERTY);
+        System.setProperty(TaskRateCache.PROPERTY, cache.toString());
+        try {
+            // A node whose disk per slot is half its task's rate; a gpu producer keeps the asked disk slow.
+            List<String> args = List.of("write", "--strategy", "buffered", "--size", "tiny", "--scale", "1",
+                    "--tasks", "1", "--partitions", "7", "--threads", "2", "--producer", "gpu:16m", "--device",
+                    "per-slot:write=8m:dirty=64m:produce=16m", "--out", dir.resolve("out").toString());
+            for (int run = 0; run < 2; run++) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                int status = SluiceCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8));
+                String log = err.toString(StandardCharsets.UTF_8);
+                assertEquals(0, status, log);
+                String json = out.toString(StandardCharsets.UTF_8);
+                assertTrue(json.contains("\"balance\":0.5") && json.contains("\"taskRateMBps\":"), json);
+                assertTrue(log.contains(run == 0 ? "measuring this harness's task rate" : "task rate "
+                        + ""), log);
+                if (run == 1) {
+                    assertFalse(log.contains("measuring this harness's task rate"), "measured again: " + log);
+                    assertTrue(log.contains("from the cache " + cache), log);
+                }
+            }
+            assertTrue(Files.exists(cache));
+            assertEquals(List.of(), records(), "device records are left");
+        } finally {
+            if (before == null) {
+                System.clearProperty(TaskRateCache.PROPERTY);
+            } else {
+                System.setProperty(TaskRateCache.PROPERTY, before);
+            }
         }
     }
 

@@ -87,6 +87,10 @@ class SluiceCliTest {
         "--partitioning|range|hash or roundrobin",
         "--columns|int32,blob|int64, int32, float64, utf8",
         "--seed|x|an integer",
+        "--producer|gpu:fast|gpu:RATE (the task's thread waits per batch",
+        "--producer|tpu:58m|cpu:RATE",
+        "--device|seed-ssd:produce=fast|produce=RATE, a byte size per second",
+        "--device|emulated:write=50m:dirty=1g:produce=60m|produce=RATE after per-slot or a profile only",
     })
     void refusesInvalidValuesNamingOptionValueAndAllowedBeforeCreatingAnything(String option, String value, String allowed) {
         Path out = tmp.resolve("new-out");
@@ -98,6 +102,21 @@ class SluiceCliTest {
         assertEquals("", r.out);
         assertFalse(Files.exists(out), "created " + out);
         assertEquals(List.of(), entries(tmp));
+    }
+
+    @Test
+    void deviceShowSaysABalanceIsSetRelativeToTheRunsTaskRate() {
+        Result balance = run(List.of("device", "show", "seed-ssd", "--tasks", "2", "--scale", "0.25"));
+        assertEquals(0, balance.status, balance.err);
+        assertTrue(balance.out.contains("a balance: 45.1 MB/s of disk per slot over 58.3 MB/s of map output per slot "
+                + "= 0.774"), balance.out);
+        Result given = run(List.of("device", "show", "seed-ssd", "--tasks", "2", "--task-rate", "100m"));
+        assertEquals(0, given.status, given.err);
+        assertTrue(given.out.contains("this run's task rate 104.9 MB/s (given with --task-rate) x 0.774 = 81.1 MB/s "
+                + "of disk per slot; write 81.1 MB/s x 2 = 162.3 MB/s"), given.out);
+        Result bad = run(List.of("device", "show", "seed-ssd", "--task-rate", "fast"));
+        assertEquals(2, bad.status, bad.err);
+        assertTrue(bad.err.contains("--task-rate") && bad.err.contains("'fast'"), bad.err);
     }
 
     @Test
