@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class BenchSummaryTest {
     private static final Shape SMALL = Shape.of("small", 0.1, 2, "64m");
 
-    /** A measured run whose mapper stage, query and sum of tasks are {@code mapper}, {@code 10 x mapper}, {@code 2 x}. */
+    /** A run whose mapper stage, query and sum of tasks are {@code mapper}, 10 and 2 times {@code mapper}. */
     private static RunFigures run(String writer, int iteration, boolean warmup, double mapper) {
         long m = Math.round(mapper);
         return new RunFigures(writer, iteration, warmup, 10 * m, 10 * m + 5, m, 2 * m, 9 * m, 1, 2, 1L << 30, 0L,
