@@ -31,6 +31,7 @@ final class SluiceExecutors implements AutoCloseable {
     private final CountedStorage storage = new CountedStorage();
     private final BufferAllocator allocator = new RootAllocator();
     private final Map<String, ShuffleExecutor> executors = new LinkedHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong batches = new java.util.concurrent.atomic.AtomicLong();
     private boolean closed;
 
     /** Creates nothing on disk yet: {@code localDir} gets a {@code sluice-<uuid>} directory on first use. */
@@ -65,6 +66,26 @@ final class SluiceExecutors implements AutoCloseable {
     /** Sluice's counted I/O in this JVM so far, all strategies and map tasks together. */
     IoSnapshot counters() {
         return storage.counters().snapshot();
+    }
+
+    /** Counts {@code n} batches cut by a map task that committed. */
+    void addBatches(long n) {
+        batches.addAndGet(n);
+    }
+
+    /** Batches cut by this JVM's committed Sluice map tasks so far. */
+    long batches() {
+        return batches.get();
+    }
+
+    /** Direct memory the strategies hold now (their Arrow allocators, all together). */
+    long allocatedBytes() {
+        return allocator.getAllocatedMemory();
+    }
+
+    /** The most direct memory the strategies held at once since this JVM's first Sluice map task. */
+    long peakAllocatedBytes() {
+        return allocator.getPeakMemoryAllocation();
     }
 
     /** Executors started so far, by spec and partition count. */

@@ -150,6 +150,27 @@ public class SluiceShuffleManager extends SortShuffleManager {
         return shared == null ? List.of() : shared.started();
     }
 
+    /** Batches cut by this JVM's committed Sluice map tasks so far (0 before the first). */
+    public long batchesCut() {
+        SluiceExecutors shared = executors;
+        return shared == null ? 0 : shared.batches();
+    }
+
+    /**
+     * Direct memory Sluice's strategies hold in this JVM now: their Arrow allocators (partials, merge buffers), all
+     * strategies together; 0 before the first Sluice map task here.
+     */
+    public long offHeapBytes() {
+        SluiceExecutors shared = executors;
+        return shared == null ? 0 : shared.allocatedBytes();
+    }
+
+    /** The most direct memory Sluice's strategies held at once in this JVM so far (Arrow's peak; never reset). */
+    public long offHeapPeakBytes() {
+        SluiceExecutors shared = executors;
+        return shared == null ? 0 : shared.peakAllocatedBytes();
+    }
+
     /** Sluice's scratch directory in this JVM, or null before its first map task. */
     public Path scratchDirectory() {
         SluiceExecutors shared = executors;

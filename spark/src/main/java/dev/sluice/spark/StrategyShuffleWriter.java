@@ -59,6 +59,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private final long mapId;
     private final ShuffleWriteMetricsReporter metrics;
     private final ShuffleExecutor executor;
+    private final SluiceExecutors executors;
     private final CountedStorage storage;
     private final Path dir;
     private final ShuffleCodec codec;
@@ -80,6 +81,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         this.mapId = mapId;
         this.metrics = metrics;
         this.executor = executor;
+        this.executors = executors;
         this.storage = executors.storage();
         this.dir = executors.dir();
         this.codec = codec;
@@ -137,6 +139,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         for (long length : partitionLengths) {
             bytes += length;
         }
+        executors.addBatches(batches.batches());
         metrics.incRecordsWritten(batches.records());
         metrics.incBytesWritten(bytes);
         metrics.incWriteTime(System.nanoTime() - start - fetchNanos);

@@ -104,10 +104,14 @@ class SluiceShuffleManagerTest {
     @ValueSource(strings = {"per-batch", "buffered", "async", "ideal", "consolidated-best", "upstream-head"})
     void everyBuiltInStrategyGivesStockSparksResultsReadByItsOwnReader(String strategy) {
         long writtenBefore = manager().counters().bytesWritten;
+        long batchesBefore = manager().batchesCut();
         List<Row> result = job(strategy);
         assertEquals(16, result.size());
         assertEquals(stock, result, strategy + " gave other rows per partition than stock Spark");
         assertTrue(manager().counters().bytesWritten > writtenBefore, strategy + " wrote nothing through Sluice");
+        // Two map tasks, each cut into several batches (256k each).
+        assertTrue(manager().batchesCut() > batchesBefore + 2, "batches cut: " + manager().batchesCut());
+        assertTrue(manager().offHeapPeakBytes() > 0, "Sluice's direct memory was never read as held");
         assertTrue(manager().startedExecutors().stream().anyMatch(e -> e.startsWith(strategy + " / 16 partitions")),
                 manager().startedExecutors().toString());
     }

@@ -11,8 +11,11 @@ import org.apache.spark.scheduler.StageInfo;
 /**
  * The seed's figures from Spark's own events: for every stage that wrote shuffle output (the mapper stage), its time
  * from submission to completion, the sum of its tasks' durations, and the shuffle bytes, records and write time its
- * tasks reported. The caller empties Spark's listener bus and {@link #reset}s before a measured query, and empties
- * the bus again before reading, so that no other query's stages mix in.
+ * tasks reported; for the stages that ran tasks and wrote none (the reducer stage: the shuffle read and the parquet
+ * write), the same times; for both, the tasks' {@code jvmGCTime} summed (each task counts the JVM's collections
+ * while it ran, so concurrent tasks in one JVM can each count the same collection). The caller empties Spark's
+ * listener bus and {@link #reset}s before a measured query, and empties the bus again before reading, so that no
+ * other query's stages mix in.
  */
 final class StageFigures extends SparkListener {
     /** One stage's figures. */
@@ -21,7 +24,19 @@ final class StageFigures extends SparkListener {
         long shuffleBytes;
         long shuffleRecords;
         long shuffleWriteNanos;
+        long gcMillis;
+        long tasks;
         long stageMillis = -1;
+
+        private void add(Stage stage) {
+            taskMillis += stage.taskMillis;
+            shuffleBytes += stage.shuffleBytes;
+            shuffleRecords += stage.shuffleRecords;
+            shuffleWriteNanos += stage.shuffleWriteNanos;
+            gcMillis += stage.gcMillis;
+            tasks += stage.tasks;
+            stageMillis += Math.max(0, stage.stageMillis);
+        }
     }
 
     private final Map<Integer, Stage> stages = new ConcurrentHashMap<>();
@@ -37,7 +52,9 @@ final class StageFigures extends SparkListener {
         Stage stage = stages.computeIfAbsent(end.stageId(), id -> new Stage());
         synchronized (stage) {
             stage.taskMillis += end.taskInfo().duration();
+            stage.tasks++;
             if (end.taskMetrics() != null) {
+                stage.gcMillis += end.taskMetrics().jvmGCTime();
                 ShuffleWriteMetrics write = end.taskMetrics().shuffleWriteMetrics();
                 stage.shuffleBytes += write.bytesWritten();
                 stage.shuffleRecords += write.recordsWritten();
@@ -69,16 +86,21 @@ final class StageFigures extends SparkListener {
 
     /** The stages that wrote shuffle output, summed: the seed's mapper stage. */
     Stage mapper() {
+        return sum(true);
+    }
+
+    /** The stages that ran tasks and wrote no shuffle output, summed: the reducer stage (shuffle read, parquet). */
+    Stage reducer() {
+        return sum(false);
+    }
+
+    private Stage sum(boolean wroteShuffle) {
         Stage total = new Stage();
         total.stageMillis = 0;
         for (Stage stage : stages.values()) {
             synchronized (stage) {
-                if (stage.shuffleBytes > 0) {
-                    total.taskMillis += stage.taskMillis;
-                    total.shuffleBytes += stage.shuffleBytes;
-                    total.shuffleRecords += stage.shuffleRecords;
-                    total.shuffleWriteNanos += stage.shuffleWriteNanos;
-                    total.stageMillis += Math.max(0, stage.stageMillis);
+                if (wroteShuffle ? stage.shuffleBytes > 0 : stage.shuffleBytes == 0 && stage.tasks > 0) {
+                    total.add(stage);
                 }
             }
         }

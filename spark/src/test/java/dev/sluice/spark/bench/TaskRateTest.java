@@ -1,0 +1,37 @@
+package dev.sluice.spark.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The task-rate calibration's arithmetic: no Spark. */
+class TaskRateTest {
+    private static RunFigures run(long mapperStageMillis, long shuffleBytes) {
+        return new RunFigures("per-batch", 1, false, 0, 0, mapperStageMillis, 0, 0, 0, 0, null, null, shuffleBytes, 0,
+                0, 0, true, null, null);
+    }
+
+    @Test
+    void theRateIsTheMedianOfShuffleBytesPerTaskOverMapperStageSeconds() {
+        // 2 tasks: 100 MB per task in 1 s, 0.5 s and 2 s: 100, 200 and 50 MB/s; the median is 100 MB/s.
+        List<RunFigures> runs = List.of(run(1000, 200_000_000), run(500, 200_000_000), run(2000, 200_000_000));
+        assertEquals(100e6, SparkBench.taskRate(runs, 2), 1e-6);
+        assertEquals(150e6, SparkBench.taskRate(runs.subList(0, 2), 2), 1e-6);
+    }
+
+    @Test
+    void aRunWithoutTimeOrBytesHasNoRate() {
+        assertThrows(IllegalArgumentException.class, () -> SparkBench.taskRate(List.of(run(0, 1000)), 2));
+        assertThrows(IllegalArgumentException.class, () -> SparkBench.taskRate(List.of(), 2));
+    }
+
+    @Test
+    void theCalibrationRunsTheSeedPresetsSmallShape() {
+        Shape shape = new SparkBench(BenchOptions.parse(new String[] {"--scale", "0.05", "--tasks", "3"}),
+                System.out, System.err).calibrationShape();
+        assertEquals(Shape.seed("small", 0.05, 3), shape);
+        assertEquals(1, shape.batchesPerTask());
+    }
+}
