@@ -1,6 +1,9 @@
 package dev.sluice.spark.bench;
 
 import dev.sluice.core.device.RunDevice;
+import dev.sluice.core.device.TaskRate;
+import dev.sluice.core.device.TaskRateCache;
+import dev.sluice.core.strategy.ShuffleWriters;
 import dev.sluice.spark.SluiceShuffleManager;
 import dev.sluice.spark.SluiceSparkConf;
 import dev.sluice.spi.Bytes;
@@ -94,8 +97,9 @@ public final class SparkBench {
 
     /**
      * Every shape (the preset's sizes, or the one size given) on the local directory's storage, one Spark application
-     * per shape, then the summary. A calibration of the device against the map tasks' rate would run here, before
-     * the device is opened: {@link #session} on the native {@code localBase}, then {@link #measureTaskRate}.
+     * per shape, then the summary. A balance ({@code seed-ssd}, or a spec with {@code produce=}) first needs Spark's
+     * own map task rate: measured on the native {@code localBase} before the device is made there ({@link #taskRate}),
+     * or read from the cache.
      */
     void run() throws IOException, InterruptedException {
         Path work = options.work;
@@ -111,8 +115,9 @@ public final class SparkBench {
         BenchSummary summary = new BenchSummary(options.writers);
         log.printf(Locale.ROOT, "spark-bench: sizes %s, writers %s, %d warm-up + %d measured rounds each%n",
                 shapes.stream().map(Shape::size).toList(), options.writers, options.warmups, options.iterations);
-        try (RunDevice device = RunDevice.open(options.device, localBase, options.tasks, options.scale, plannedBytes,
-                log, true)) {
+        TaskRate rate = options.device.needsTaskRate() ? taskRate(localBase, TaskRateCache.standard()) : null;
+        try (RunDevice device = RunDevice.open(options.device, localBase, options.tasks, options.scale, rate,
+                plannedBytes, log, true)) {
             for (Shape shape : shapes) {
                 try (SparkSession spark = session(shape, device.directory())) {
                     rounds(new SeedJob(spark, shape, work, options.partitions, options.localMode(), log),
@@ -180,6 +185,61 @@ public final class SparkBench {
                 summary.add(job.shape(), run);
             }
         }
+    }
+
+    /**
+     * Spark's map task rate for this run's configuration: from {@code cache} when it holds one for this machine, build
+     * and configuration, else measured on {@code localBase} (native storage: the device is not made yet), in a
+     * directory of its own removed after, and kept.
+     */
+    TaskRate taskRate(Path localBase, TaskRateCache cache) throws IOException, InterruptedException {
+        Map<String, String> key = taskRateKey(localBase);
+        java.util.Optional<TaskRate> cached = cache.find(key);
+        if (cached.isPresent()) {
+            log.println("spark-bench: task rate " + cached.get());
+            return cached.get();
+        }
+        Shape shape = calibrationShape();
+        Path dir = localBase.resolve("task-rate");
+        double bytesPerSecond;
+        try {
+            bytesPerSecond = measureTaskRate(dir);
+        } finally {
+            deleteTree(dir);
+            deleteTree(options.work.resolve("calibration"));
+        }
+        TaskRate rate = new TaskRate(bytesPerSecond, String.format(Locale.ROOT, "measured in Spark: per-batch at %s x "
+                        + "%s, %d tasks, master %s, shuffle bytes per task over the mapper stage, median of %d",
+                shape.size(), shape.scale(), shape.tasks(), options.master, CALIBRATION_RUNS));
+        cache.store(key, rate);
+        log.println("spark-bench: task rate " + rate + (cache.file() == null ? "" : "; kept in " + cache.file()));
+        return rate;
+    }
+
+    /** What Spark's task rate depends on: the machine, the build, Spark and the run's configuration and storage. */
+    Map<String, String> taskRateKey(Path localBase) throws IOException {
+        Shape shape = calibrationShape();
+        Map<String, String> key = new java.util.LinkedHashMap<>(TaskRateCache.machine());
+        key.put("harness", "spark-bench: the seed job in real Spark, per-batch (" + SparkBench.class.getName() + ")");
+        key.put("harness.code", TaskRateCache.code(List.of(SparkBench.class, SluiceShuffleManager.class,
+                ShuffleWriters.find("calibration", "per-batch").getClass())));
+        key.put("harness.spark", org.apache.spark.package$.MODULE$.SPARK_VERSION() + ", lz4-java " + lz4Jar());
+        key.put("run.master", options.master);
+        key.put("run.tasks", String.valueOf(shape.tasks()));
+        key.put("run.scale", String.valueOf(shape.scale()));
+        key.put("run.shape", shape.size() + ", " + shape.rowsPerTask() + " rows per task, batchBytes "
+                + shape.batchBytes());
+        key.put("run.partitions", String.valueOf(options.partitions));
+        key.put("run.threads", String.valueOf(options.threads));
+        key.put("run.memoryLimit", options.memoryLimit);
+        key.put("run.conf", new java.util.TreeMap<>(options.conf).toString());
+        Path existing = localBase.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        java.nio.file.FileStore store = Files.getFileStore(existing);
+        key.put("run.storage", store.name() + " (" + store.type() + ")");
+        return key;
     }
 
     /** The shape a task-rate calibration runs: the seed preset's small, at this run's scale and tasks. */

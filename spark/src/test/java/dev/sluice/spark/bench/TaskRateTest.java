@@ -3,8 +3,15 @@ package dev.sluice.spark.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.core.device.TaskRate;
+import dev.sluice.core.device.TaskRateCache;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The task-rate calibration's arithmetic: no Spark. */
 class TaskRateTest {
@@ -33,5 +40,21 @@ class TaskRateTest {
                 System.out, System.err).calibrationShape();
         assertEquals(Shape.seed("small", 0.05, 3), shape);
         assertEquals(1, shape.batchesPerTask());
+    }
+
+    @Test
+    void aRateKeptForThisConfigurationIsReadWithoutRunningSparkAndAnotherConfigurationHasAnotherKey(@TempDir Path dir)
+            throws Exception {
+        SparkBench bench = new SparkBench(BenchOptions.parse(new String[] {"--scale", "0.05", "--tasks", "2"}),
+                System.out, System.err);
+        TaskRateCache cache = new TaskRateCache(dir.resolve("task-rates.properties"));
+        cache.store(bench.taskRateKey(dir), new TaskRate(28.5e6, "measured in Spark: test"));
+        TaskRate found = bench.taskRate(dir, cache);
+        assertEquals(28.5e6, found.bytesPerSecond);
+        assertTrue(found.how.startsWith("from the cache"), found.how);
+        SparkBench other = new SparkBench(BenchOptions.parse(new String[] {"--scale", "0.05", "--tasks", "1"}),
+                System.out, System.err);
+        assertNotEquals(bench.taskRateKey(dir), other.taskRateKey(dir));
+        assertTrue(bench.taskRateKey(dir).get("harness").startsWith("spark-bench"));
     }
 }
