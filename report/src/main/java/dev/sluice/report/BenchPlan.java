@@ -270,17 +270,6 @@ public final class BenchPlan {
                     + BenchmarkTerms.FULL);
         }
         String producer = options.getOrDefault("producer", Producer.NONE_NAME);
-        String producerFrom = "given";
-        DeviceSpec balance = devices.size() == 1 ? DeviceSpec.parse("--device", devices.get(0)) : null;
-        if (!options.containsKey("producer") && balance != null && balance.needsTaskRate()) {
-            // A balance's map task produced its bytes at a rate of its own (the seed's: a GPU scan, 58.3 MB/s per
-            // slot); a harness task that only writes is several times faster, and its disk, set relative to it,
-            // would be faster than the storage under an emulated device can go. A GPU producer at the balance's task
-            // rate makes the harness's task stand to its writers about as the balance's did (docs/balance.md).
-            producer = "gpu:" + balance.profile().producePerSlot();
-            producerFrom = "the balance's task rate, " + String.format(Locale.ROOT, "%.1f MB/s", balance.profile()
-                    .producePerSlot() / 1e6);
-        }
         Producer.parse("--producer", producer);
         String sync = options.getOrDefault("sync", "false");
         if (!sync.equals("true") && !sync.equals("false")) {
@@ -312,8 +301,8 @@ public final class BenchPlan {
                 devices.size() == 1 ? "device" : "devices", String.join(",", devices),
                 options.containsKey("device") ? "given" : preset.devices.size() > 1 ? "the preset's" : "the default");
         if (!producer.equals(Producer.NONE_NAME)) {
-            out.printf(Locale.ROOT, "# producer %s (%s): %s%n", producer, producerFrom, Producer.parse("--producer",
-                    producer).describe());
+            out.printf(Locale.ROOT, "# producer %s (given): %s%n", producer, Producer.parse("--producer", producer)
+                    .describe());
         }
         out.printf(Locale.ROOT, "# paired %s (%s): %s%n", paired, pairedFrom, paired.equals(OFF)
                 ? "each strategy in forks of its own, one after the other"

@@ -101,10 +101,14 @@ public final class Environment {
         for (JmhResults.Row row : rows) {
             row.metric("device.rawWriteMBps").ifPresent(raw::accept);
             if (row.metric("device.writeMBps").isPresent()) {
-                figures.add(String.format(Locale.ROOT, "write %.1f MB/s, dirty %.0f MB, %s",
+                figures.add(String.format(Locale.ROOT, "write %.1f MB/s, dirty %.0f MB, %s%s",
                         row.metric("device.writeMBps").getAsDouble(), row.metric("device.dirtyMB").orElse(0),
                         row.metric("device.iops").orElse(0) == 0 ? "no IOPS limit"
-                                : String.format(Locale.ROOT, "%.0f IOPS", row.metric("device.iops").getAsDouble())));
+                                : String.format(Locale.ROOT, "%.0f IOPS", row.metric("device.iops").getAsDouble()),
+                        row.metric("device.taskRateMBps").isPresent() ? String.format(Locale.ROOT, ", set relative "
+                                + "to this harness's task rate of %.1f MB/s per task (measured per-batch at small on "
+                                + "native storage, or read from the task-rate cache; each fork's log says which)",
+                                row.metric("device.taskRateMBps").getAsDouble()) : ""));
             }
         }
         if (raw.getCount() == 0) {

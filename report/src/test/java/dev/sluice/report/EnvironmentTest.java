@@ -49,6 +49,17 @@ class EnvironmentTest {
         assertEquals("unknown", Environment.probe(dir, "some jdk", "abc123").withDevices(List.of()).get("deviceMechanism"));
     }
 
+    @Test
+    void theEnvironmentOfABalanceRecordsTheTaskRateItsDeviceWasSetFrom() throws Exception {
+        String secondary = "\"secondaryMetrics\":{\"device.writeMBps\":{\"score\":66.4},\"device.dirtyMB\":{\"score\":523.5},"
+                + "\"device.iops\":{\"score\":0.0},\"device.rawWriteMBps\":{\"score\":66.6},"
+                + "\"device.taskRateMBps\":{\"score\":42.9}}";
+        Path json = Files.writeString(dir.resolve("result.json"), "[" + row("seed-ssd", "per-batch", secondary) + "]");
+        Environment env = Environment.probe(dir, "some jdk", "abc123").withDevices(JmhResults.read(json));
+        assertTrue(env.get("device seed-ssd").contains("write 66.4 MB/s, dirty 524 MB, no IOPS limit, set relative to "
+                + "this harness's task rate of 42.9 MB/s per task"), env.get("device seed-ssd"));
+    }
+
     private static String row(String device, String strategy, String secondary) {
         return String.format(Locale.ROOT, "{\"benchmark\":\"dev.sluice.jmh.write.ShuffleWriteBenchmark.wave\","
                 + "\"params\":{\"device\":\"%s\",\"size\":\"small\",\"strategy\":\"%s\"},"
