@@ -115,7 +115,8 @@ class EmulatedDeviceTest {
         System.setProperty(TaskRateCache.PROPERTY, cache.toString());
         try {
             // A node whose disk per slot is half its task's rate; a gpu producer keeps the asked disk slow.
-            List<String> args = List.of("write", "--strategy", "buffered", "--size", "tiny", "--scale", "1",
+            // Small x 0.01: 4 MB a task, for the run and for the task rate it measures at the seed's Small.
+            List<String> args = List.of("write", "--strategy", "buffered", "--size", "small", "--scale", "0.01",
                     "--tasks", "1", "--partitions", "7", "--threads", "2", "--producer", "gpu:16m", "--device",
                     "per-slot:write=8m:dirty=64m:produce=16m", "--out", dir.resolve("out").toString());
             for (int run = 0; run < 2; run++) {
@@ -127,8 +128,7 @@ class EmulatedDeviceTest {
                 assertEquals(0, status, log);
                 String json = out.toString(StandardCharsets.UTF_8);
                 assertTrue(json.contains("\"balance\":0.5") && json.contains("\"taskRateMBps\":"), json);
-                assertTrue(log.contains(run == 0 ? "measuring this harness's task rate" : "task rate "
-                        + ""), log);
+                assertTrue(log.contains(run == 0 ? "measuring this harness's task rate" : "task rate "), log);
                 if (run == 1) {
                     assertFalse(log.contains("measuring this harness's task rate"), "measured again: " + log);
                     assertTrue(log.contains("from the cache " + cache), log);
