@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A storage device with another machine's balance, made for one run with the kernel's own mechanisms and torn down
- * after it (shared/research/machine-balance.md):
+ * after it (docs/balance.md, "The mechanism"):
  * <ol>
  *   <li>a sparse image file, attached as a loop device with direct I/O (so the image adds no second page cache),
  *       formatted ext4 and mounted;</li>
