@@ -85,7 +85,7 @@ final class DeviceCommand {
                                     + "native storage, or cached) x %d task%s; dirty cap %.3f GB%n  %s%n"
                                     + "  (--task-rate RATE shows the figures for a given rate)%n", spec.text(),
                             p.writePerSlot() / 1e6, p.producePerSlot() / 1e6, p.balance(), p.balance(), tasks,
-                            tasks == 1 ? "" : "s", Math.round((double) p.dirtyBytes * tasks / p.slots * scale) / 1e9,
+                            tasks == 1 ? "" : "s", p.dirtyForRun(tasks, scale) / 1e9,
                             p.source);
                     return SluiceCli.OK;
                 }
@@ -93,7 +93,7 @@ final class DeviceCommand {
                 if (!given.equals("none")) {
                     long bytes;
                     try {
-                        bytes = Bytes.parse(given.replaceFirst("/s$", ""));
+                        bytes = Bytes.parseRate(given);
                     } catch (NumberFormatException e) {
                         throw new InvalidParameterException("--task-rate", given, "a byte size per second such as "
                                 + "230m, or none");

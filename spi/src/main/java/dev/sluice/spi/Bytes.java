@@ -46,6 +46,16 @@ public final class Bytes {
         return (long) value;
     }
 
+    /**
+     * Parses a byte size per second as {@link #parse} does, written with or without {@code /s}: {@code 100m},
+     * {@code 100m/s}.
+     *
+     * @throws NumberFormatException with a message saying what is accepted
+     */
+    public static long parseRate(String text) {
+        return parse(text.trim().replaceFirst("/s$", ""));
+    }
+
     /** Shortest exact binary-unit form for powers of two and round sizes, else bytes: {@code 32KiB}, {@code 1000B}. */
     public static String format(long bytes) {
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

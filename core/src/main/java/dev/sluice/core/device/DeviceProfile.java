@@ -185,7 +185,7 @@ public final class DeviceProfile {
     private Emulation forRun(int tasks, double scale, double writePerSlot, TaskRate rate, String balance) {
         long write = Math.max(1, Math.round(writePerSlot * tasks));
         long iops = writeIops == 0 ? 0 : Math.max(1, Math.round((double) writeIops * tasks / slots));
-        long dirty = Math.max(Bytes.MiB, Math.round((double) dirtyBytes * tasks / slots * scale));
+        long dirty = dirtyForRun(tasks, scale);
         String writeWhy = rate == null ? String.format(Locale.ROOT, "write %s/s x %d/%d = %s/s", mb(writeBytesPerSecond),
                 tasks, slots, mb(write)) : String.format(Locale.ROOT, "write %s/s x %d = %s/s", mb(Math.round(
                 writePerSlot)), tasks, mb(write));
@@ -194,6 +194,11 @@ public final class DeviceProfile {
                 gb(dirty), iops == 0 ? "" : String.format(Locale.ROOT, ", %d IOPS x %d/%d = %d", writeIops, tasks,
                         slots, iops));
         return new Emulation(write, 0, iops, dirty, rate == null ? 0 : rate.bytesPerSecond, why);
+    }
+
+    /** The dirty page cache a run of {@code tasks} tasks at data scale {@code scale} gets: T/slots x f of the node's. */
+    public long dirtyForRun(int tasks, double scale) {
+        return Math.max(Bytes.MiB, Math.round((double) dirtyBytes * tasks / slots * scale));
     }
 
     static String mb(long bytes) {

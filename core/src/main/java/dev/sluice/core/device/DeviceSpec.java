@@ -107,6 +107,7 @@ public final class DeviceSpec {
     }
 
     private static long number(String parameter, String text, String key, String value) {
+        boolean rate = key.equals("write") || key.equals("read") || key.equals("produce");
         try {
             if (key.equals("iops")) {
                 long n = Long.parseLong(value);
@@ -115,9 +116,7 @@ public final class DeviceSpec {
                 }
                 return n;
             }
-            boolean rate = key.equals("write") || key.equals("read") || key.equals("produce");
-            String size = rate ? value.replaceFirst("/s$", "") : value;
-            long n = Bytes.parse(size);
+            long n = rate ? Bytes.parseRate(value) : Bytes.parse(value);
             long least = key.equals("size") ? 64 * Bytes.MiB : key.equals("dirty") ? Bytes.MiB : 64 * Bytes.KiB;
             if (n < least) {
                 throw new InvalidParameterException(parameter, text, key + " of at least " + Bytes.format(least)
@@ -126,9 +125,8 @@ public final class DeviceSpec {
             return n;
         } catch (NumberFormatException e) {
             throw new InvalidParameterException(parameter, text, key.equals("iops") ? "iops=N, an integer >= 1"
-                    : key + "=" + (key.equals("write") || key.equals("read") || key.equals("produce")
-                    ? "RATE, a byte size per second such as "
-                    + "100m or 100m/s" : "SIZE, a byte size such as 3g") + " (not '" + value + "')");
+                    : key + "=" + (rate ? "RATE, a byte size per second such as 100m or 100m/s"
+                    : "SIZE, a byte size such as 3g") + " (not '" + value + "')");
         }
     }
 

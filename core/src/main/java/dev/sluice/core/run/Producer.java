@@ -60,7 +60,7 @@ public final class Producer {
         }
         long rate;
         try {
-            rate = Bytes.parse(t.substring(colon + 1).replaceFirst("/s$", ""));
+            rate = Bytes.parseRate(t.substring(colon + 1));
         } catch (NumberFormatException e) {
             throw new InvalidParameterException(parameter, text, allowed());
         }
