@@ -269,8 +269,7 @@ public final class BenchPlan {
             throw new InvalidParameterException("--warmup-records", warmUp, BenchmarkTerms.QUARTER + " or "
                     + BenchmarkTerms.FULL);
         }
-        String producer = options.getOrDefault("producer", Producer.NONE_NAME);
-        Producer.parse("--producer", producer);
+        Producer producer = Producer.parse("--producer", options.getOrDefault("producer", Producer.NONE_NAME));
         String sync = options.getOrDefault("sync", "false");
         if (!sync.equals("true") && !sync.equals("false")) {
             throw new InvalidParameterException("--sync", sync, "true or false");
@@ -300,9 +299,8 @@ public final class BenchPlan {
                         : ""), from(options, "iterations"),
                 devices.size() == 1 ? "device" : "devices", String.join(",", devices),
                 options.containsKey("device") ? "given" : preset.devices.size() > 1 ? "the preset's" : "the default");
-        if (!producer.equals(Producer.NONE_NAME)) {
-            out.printf(Locale.ROOT, "# producer %s (given): %s%n", producer, Producer.parse("--producer", producer)
-                    .describe());
+        if (!producer.isNone()) {
+            out.printf(Locale.ROOT, "# producer %s (given): %s%n", producer, producer.describe());
         }
         out.printf(Locale.ROOT, "# paired %s (%s): %s%n", paired, pairedFrom, paired.equals(OFF)
                 ? "each strategy in forks of its own, one after the other"
@@ -334,7 +332,7 @@ public final class BenchPlan {
                     common.addAll(List.of("-p", "device=" + device));
                     at = "-" + device.replaceAll("[:=]", "_");
                 }
-                if (!producer.equals(Producer.NONE_NAME)) {
+                if (!producer.isNone()) {
                     common.addAll(List.of("-p", "producer=" + producer));
                 }
                 if (warmUp.equals(BenchmarkTerms.FULL)) {
