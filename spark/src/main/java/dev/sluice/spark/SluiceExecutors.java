@@ -2,14 +2,11 @@ package dev.sluice.spark;
 
 import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.storage.Cleanup;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.IoSnapshot;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -121,7 +118,7 @@ final class SluiceExecutors implements AutoCloseable {
             failure = add(failure, e);
         }
         try {
-            deleteTree(dir);
+            Cleanup.deleteTree(dir);
         } catch (IOException e) {
             failure = add(failure, new java.io.UncheckedIOException("removing " + dir + " failed", e));
         }
@@ -136,27 +133,5 @@ final class SluiceExecutors implements AutoCloseable {
         }
         first.addSuppressed(next);
         return first;
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                if (e != null) {
-                    throw e;
-                }
-                Files.delete(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

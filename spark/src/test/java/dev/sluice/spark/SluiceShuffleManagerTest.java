@@ -1,5 +1,6 @@
 package dev.sluice.spark;
 
+import dev.sluice.spi.storage.Cleanup;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.hash;
@@ -13,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.spi.InvalidParameterException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,7 +73,7 @@ class SluiceShuffleManagerTest {
         } finally {
             assertNotNull(scratch, "no Sluice map task ran");
             assertFalse(Files.exists(scratch), "stop left Sluice's scratch directory " + scratch);
-            deleteTree(localDir);
+            Cleanup.deleteTree(localDir);
         }
     }
 
@@ -202,21 +202,6 @@ class SluiceShuffleManagerTest {
     private static Set<String> files(Path root) throws IOException {
         try (Stream<Path> walk = Files.walk(root)) {
             return walk.filter(Files::isRegularFile).map(Path::toString).collect(Collectors.toCollection(TreeSet::new));
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.delete(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
         }
     }
 }

@@ -23,6 +23,17 @@ public final class TaskRate {
         this.how = how;
     }
 
+    /** The median of {@code rates}, the figure a calibration of several waves or runs keeps. */
+    public static double median(double[] rates) {
+        if (rates.length == 0) {
+            throw new IllegalArgumentException("no rates: a median needs at least one");
+        }
+        double[] sorted = rates.clone();
+        java.util.Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "%.1f MB/s per task (%s)", bytesPerSecond / 1e6, how);

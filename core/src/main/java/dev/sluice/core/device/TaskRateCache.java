@@ -1,10 +1,12 @@
 package dev.sluice.core.device;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.Reader;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -93,6 +95,28 @@ public final class TaskRateCache {
         }
     }
 
+    /** A task rate's measurement, run only when the cache holds none for its key. */
+    public interface Measurement {
+        TaskRate measure() throws Exception;
+    }
+
+    /**
+     * The rate kept under {@code key}, else {@code measurement}'s, kept; says which on {@code log}, each line starting
+     * with {@code who}.
+     */
+    public TaskRate findOrMeasure(Map<String, String> key, Measurement measurement, PrintStream log, String who)
+            throws Exception {
+        Optional<TaskRate> cached = find(key);
+        if (cached.isPresent()) {
+            log.println(who + ": task rate " + cached.get());
+            return cached.get();
+        }
+        TaskRate measured = measurement.measure();
+        store(key, measured);
+        log.println(who + ": task rate " + measured + (file == null ? "" : "; kept in " + file));
+        return measured;
+    }
+
     /** Keeps {@code rate} under {@code key}, replacing what was there; the file is replaced whole (a rename). */
     public synchronized void store(Map<String, String> key, TaskRate rate) throws IOException {
         if (file == null) {
@@ -162,6 +186,19 @@ public final class TaskRateCache {
             }
         }
         return b.toString();
+    }
+
+    /** The file system {@code dir} is on (or would be, the nearest existing parent's): a rate depends on it. */
+    public static String storage(Path dir) throws IOException {
+        Path existing = dir.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return "unknown";
+        }
+        FileStore store = Files.getFileStore(existing);
+        return store.name() + " (" + store.type() + ")";
     }
 
     private static Optional<String> firstLine(Path path) {

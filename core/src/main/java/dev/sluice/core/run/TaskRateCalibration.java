@@ -5,19 +5,17 @@ import dev.sluice.core.device.TaskRateCache;
 import dev.sluice.core.strategy.ShuffleWriters;
 import dev.sluice.core.verify.WaveVerification;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.storage.Cleanup;
 import dev.sluice.spi.storage.CountedStorage;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -47,16 +45,8 @@ public final class TaskRateCalibration {
      */
     public static TaskRate find(Workload workload, WriterConfig.Builder settings, Path base, TaskRateCache cache,
                                 PrintStream log) throws Exception {
-        Map<String, String> key = key(workload, settings, base);
-        Optional<TaskRate> cached = cache.find(key);
-        if (cached.isPresent()) {
-            log.println("sluice: task rate " + cached.get());
-            return cached.get();
-        }
-        TaskRate measured = measure(workload, settings, base, log);
-        cache.store(key, measured);
-        log.println("sluice: task rate " + measured + (cache.file() == null ? "" : "; kept in " + cache.file()));
-        return measured;
+        return cache.findOrMeasure(key(workload, settings, base), () -> measure(workload, settings, base, log), log,
+                "sluice");
     }
 
     /** What a rate depends on: the machine, the harness's code, the configuration and the storage it ran on. */
@@ -79,20 +69,8 @@ public final class TaskRateCalibration {
         key.put("run.threads", String.valueOf(config.threads));
         key.put("run.memoryLimit", config.hasMemoryLimit() ? String.valueOf(config.memoryLimit) : "none");
         key.put("run.fsync", String.valueOf(config.fsync));
-        key.put("run.storage", storage(base));
+        key.put("run.storage", TaskRateCache.storage(base));
         return key;
-    }
-
-    private static String storage(Path base) throws IOException {
-        Path existing = base.toAbsolutePath();
-        while (existing != null && !Files.exists(existing)) {
-            existing = existing.getParent();
-        }
-        if (existing == null) {
-            return "unknown";
-        }
-        FileStore store = Files.getFileStore(existing);
-        return store.name() + " (" + store.type() + ")";
     }
 
     /** Measures the rate as the class says; every wave's output is verified and removed. */
@@ -142,9 +120,9 @@ public final class TaskRateCalibration {
                 trial.stopExecutor();
             }
         } finally {
-            deleteTree(dir);
+            Cleanup.deleteTree(dir);
         }
-        double median = median(rates);
+        double median = TaskRate.median(rates.stream().mapToDouble(Double::doubleValue).toArray());
         return new TaskRate(median, String.format(Locale.ROOT, "measured: %s at %s x %s, %d task%s, producer %s: "
                         + "%.1f MB committed per task, waves of %s ms, median %.1f MB/s per task", STRATEGY,
                 small.size.label(), plain(small.scale), small.tasks, small.tasks == 1 ? "" : "s", small.producer,
@@ -154,23 +132,5 @@ public final class TaskRateCalibration {
 
     private static String plain(double scale) {
         return java.math.BigDecimal.valueOf(scale).stripTrailingZeros().toPlainString();
-    }
-
-    static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var files = Files.walk(dir)) {
-            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).collect(Collectors.toList())) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

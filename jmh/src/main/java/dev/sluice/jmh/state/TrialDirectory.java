@@ -1,15 +1,14 @@
 package dev.sluice.jmh.state;
 
+import dev.sluice.spi.storage.Cleanup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * A trial's fresh directory for its files, under {@code -Dsluice.dir} or {@code java.io.tmpdir}, removed when the
@@ -51,7 +50,7 @@ public final class TrialDirectory {
         if (dir == null) {
             return;
         }
-        delete(dir);
+        Cleanup.deleteTree(dir);
         OPEN.remove(dir);
     }
 
@@ -67,17 +66,6 @@ public final class TrialDirectory {
                 remove(dir);
             } catch (IOException | RuntimeException e) {
                 System.err.println("sluice: could not remove the trial directory " + dir + ": " + e);
-            }
-        }
-    }
-
-    private static void delete(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
-                Files.deleteIfExists(p);
             }
         }
     }

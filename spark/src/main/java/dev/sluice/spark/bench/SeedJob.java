@@ -2,6 +2,7 @@ package dev.sluice.spark.bench;
 
 import dev.sluice.spark.SluiceShuffleManager;
 import dev.sluice.spark.SluiceSparkConf;
+import dev.sluice.spi.storage.Cleanup;
 import dev.sluice.spi.storage.IoSnapshot;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -59,7 +60,7 @@ final class SeedJob {
      * bus emptied and {@code System.gc()}.
      */
     RunFigures once(String writer, int iteration, boolean warmup) throws IOException, InterruptedException {
-        SparkBench.deleteTree(out);
+        Cleanup.deleteTree(out);
         SparkBench.sync();
         spark.conf().set(SluiceSparkConf.STRATEGY, writer);
         drain();

@@ -8,6 +8,7 @@ import dev.sluice.spark.SluiceShuffleManager;
 import dev.sluice.spark.SluiceSparkConf;
 import dev.sluice.spi.Bytes;
 import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.storage.Cleanup;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -101,7 +102,7 @@ public final class SparkBench {
      * own map task rate: measured on the native {@code localBase} before the device is made there ({@link #taskRate}),
      * or read from the cache.
      */
-    void run() throws IOException, InterruptedException {
+    void run() throws Exception {
         Path work = options.work;
         Files.createDirectories(work);
         List<Shape> shapes = options.shapes();
@@ -192,28 +193,21 @@ public final class SparkBench {
      * and configuration, else measured on {@code localBase} (native storage: the device is not made yet), in a
      * directory of its own removed after, and kept.
      */
-    TaskRate taskRate(Path localBase, TaskRateCache cache) throws IOException, InterruptedException {
-        Map<String, String> key = taskRateKey(localBase);
-        java.util.Optional<TaskRate> cached = cache.find(key);
-        if (cached.isPresent()) {
-            log.println("spark-bench: task rate " + cached.get());
-            return cached.get();
-        }
-        Shape shape = calibrationShape();
-        Path dir = localBase.resolve("task-rate");
-        double bytesPerSecond;
-        try {
-            bytesPerSecond = measureTaskRate(dir);
-        } finally {
-            deleteTree(dir);
-            deleteTree(options.work.resolve("calibration"));
-        }
-        TaskRate rate = new TaskRate(bytesPerSecond, String.format(Locale.ROOT, "measured in Spark: per-batch at %s x "
-                        + "%s, %d tasks, master %s, shuffle bytes per task over the mapper stage, median of %d",
-                shape.size(), shape.scale(), shape.tasks(), options.master, CALIBRATION_RUNS));
-        cache.store(key, rate);
-        log.println("spark-bench: task rate " + rate + (cache.file() == null ? "" : "; kept in " + cache.file()));
-        return rate;
+    TaskRate taskRate(Path localBase, TaskRateCache cache) throws Exception {
+        return cache.findOrMeasure(taskRateKey(localBase), () -> {
+            Shape shape = calibrationShape();
+            Path dir = localBase.resolve("task-rate");
+            double bytesPerSecond;
+            try {
+                bytesPerSecond = measureTaskRate(dir);
+            } finally {
+                Cleanup.deleteTree(dir);
+                Cleanup.deleteTree(options.work.resolve("calibration"));
+            }
+            return new TaskRate(bytesPerSecond, String.format(Locale.ROOT, "measured in Spark: per-batch at %s x %s, %d "
+                    + "tasks, master %s, shuffle bytes per task over the mapper stage, median of %d", shape.size(),
+                    shape.scale(), shape.tasks(), options.master, CALIBRATION_RUNS));
+        }, log, "spark-bench");
     }
 
     /** What Spark's task rate depends on: the machine, the build, Spark and the run's configuration and storage. */
@@ -233,12 +227,7 @@ public final class SparkBench {
         key.put("run.threads", String.valueOf(options.threads));
         key.put("run.memoryLimit", options.memoryLimit);
         key.put("run.conf", new java.util.TreeMap<>(options.conf).toString());
-        Path existing = localBase.toAbsolutePath();
-        while (existing != null && !Files.exists(existing)) {
-            existing = existing.getParent();
-        }
-        java.nio.file.FileStore store = Files.getFileStore(existing);
-        key.put("run.storage", store.name() + " (" + store.type() + ")");
+        key.put("run.storage", TaskRateCache.storage(localBase));
         return key;
     }
 
@@ -303,9 +292,7 @@ public final class SparkBench {
             }
             rates[i] = run.shuffleBytes() / (double) tasks / (run.mapperStageMillis() / 1000.0);
         }
-        java.util.Arrays.sort(rates);
-        int n = rates.length;
-        return n % 2 == 1 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+        return TaskRate.median(rates);
     }
 
     /** The jar {@code net.jpountz.lz4} classes come from, as group:artifact:version where the path says it. */
@@ -333,16 +320,5 @@ public final class SparkBench {
 
     static String mib(long bytes) {
         return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) Bytes.MiB);
-    }
-
-    static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (var walk = Files.walk(root)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toArray(Path[]::new)) {
-                Files.delete(p);
-            }
-        }
     }
 }

@@ -1,6 +1,12 @@
 package dev.sluice.spi.storage;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Runs every step of a clean-up even when some fail: the first failure is thrown at the end, later ones ride along
@@ -13,6 +19,20 @@ public final class Cleanup {
     }
 
     private IOException first;
+
+    /** Removes {@code dir} and everything in it, deepest first; nothing if it does not exist. */
+    public static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        List<Path> paths;
+        try (Stream<Path> walk = Files.walk(dir)) {
+            paths = walk.sorted(Comparator.reverseOrder()).collect(Collectors.toList());
+        }
+        for (Path p : paths) {
+            Files.deleteIfExists(p);
+        }
+    }
 
     public Cleanup run(Step step) {
         try {
