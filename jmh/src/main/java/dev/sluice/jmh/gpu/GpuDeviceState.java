@@ -1,5 +1,6 @@
 package dev.sluice.jmh.gpu;
 
+import ai.rapids.cudf.Cuda;
 import ai.rapids.cudf.PinnedMemoryPool;
 import ai.rapids.cudf.Rmm;
 import ai.rapids.cudf.RmmAllocationMode;
@@ -21,7 +22,7 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The device side of the GPU experiment: RMM's asynchronous allocator (spark-rapids' default pool,
- * {@code spark.rapids.memory.gpu.pool=ASYNC}), the pinned pool of {@code pinnedPool} bytes (the seed ran 8g; Spark's
+ * {@code spark.rapids.memory.gpu.pool=ASYNC}) sized as spark-rapids sizes it, the pinned pool of {@code pinnedPool} bytes (the seed ran 8g; Spark's
  * default is 0), the task's batches uploaded by {@code upload}, outside any measurement, and the {@code serializer}
  * of the records. Refuses to start, saying why, on a machine without a usable GPU.
  */
@@ -63,7 +64,7 @@ public class GpuDeviceState {
         Device.require("GpuMapTaskBenchmark.gpuMapTask");
         format = gpuSerializer.format(task.codec(), task.input().schema());
         if (!Rmm.isInitialized()) {
-            Rmm.initialize(RmmAllocationMode.CUDA_ASYNC, null, 0);
+            Rmm.initialize(RmmAllocationMode.CUDA_ASYNC, null, asyncPoolSize(Cuda.memGetInfo().free));
         }
         if (pinned && pool > 0 && !PinnedMemoryPool.isInitialized()) {
             PinnedMemoryPool.initialize(pool);
@@ -73,6 +74,21 @@ public class GpuDeviceState {
         device = DeviceInput.upload(task.input().batches(), route);
         System.out.printf(Locale.ROOT, "%nsluice device: %d batches uploaded (%s) in %.1f s; host copies %s, pinned "
                 + "pool %s%n", device.batches(), route.label(), (System.nanoTime() - start) / 1e9, memory, pinnedPool);
+    }
+
+    /**
+     * The pool spark-rapids gives RMM by default ({@code GpuDeviceManager.computeRmmPoolSize}): the device's free
+     * memory less {@code spark.rapids.memory.gpu.reserve} (640 MiB) times {@code spark.rapids.memory.gpu.allocFraction}
+     * (1.0), aligned down to 512 bytes. cudf-java wraps the asynchronous allocator in a limiting adaptor of exactly this
+     * size, so a pool of 0 refuses every allocation.
+     */
+    static long asyncPoolSize(long freeBytes) {
+        long reserve = 640L << 20;
+        if (freeBytes <= reserve) {
+            throw new IllegalStateException("the GPU has " + freeBytes + " bytes free, no more than spark-rapids' reserve"
+                    + " of " + reserve + ": nothing is left for RMM's pool");
+        }
+        return (freeBytes - reserve) & ~511L;
     }
 
     DeviceInput device() {
