@@ -11,14 +11,16 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 import net.jpountz.lz4.LZ4BlockInputStream;
-import net.jpountz.lz4.LZ4BlockOutputStream;
+import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.xxhash.XXHash32;
 import net.jpountz.xxhash.XXHashFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.compression.CompressionCodec;
@@ -300,28 +302,97 @@ public enum ShuffleCodec {
             }
         }
 
+        /**
+         * lz4-java's block stream, as Spark's {@code LZ4CompressionCodec} opens it ({@code LZ4BlockOutputStream} with
+         * a 32 KiB block, the fast compressor, a streaming XXHash32 of seed {@code 0x9747b28c} as checksum, no sync
+         * flush), written from byte buffers: a block that lies whole in the buffer written is compressed and hashed
+         * where it lies (an Arrow buffer, off-heap); only a block cut across two writes is gathered in the block
+         * buffer first. {@code LZ4BlockOutputStream} behind {@code Channels.newChannel} copied every byte twice on
+         * the way: through an 8 KiB heap array, then into its block buffer. The bytes are the same
+         * ({@code ShuffleCodecTest}, {@code OutputBytesAreFixedTest}): a block is the same 32 KiB of the stream
+         * however it arrives, and XXHash32 of a block in one call is its streaming hash.
+         */
         private static final class Lz4Block extends Piece {
-            private final LZ4BlockOutputStream lz4;
-            private final WritableByteChannel in;
+            private static final byte[] MAGIC = {'L', 'Z', '4', 'B', 'l', 'o', 'c', 'k'};
+            private static final int HEADER = MAGIC.length + 13;
+            private static final int METHOD_RAW = 0x10;
+            private static final int METHOD_LZ4 = 0x20;
+            /** {@code LZ4BlockOutputStream}'s token level: log2 of the block size, less 10. */
+            private static final int LEVEL = 32 - Integer.numberOfLeadingZeros(LZ4_BLOCK_SIZE - 1) - 10;
+            private static final LZ4Compressor COMPRESSOR = LZ4Factory.fastestInstance().fastCompressor();
+            private static final XXHash32 HASH = XXHashFactory.fastestInstance().hash32();
+
+            private final WritableByteChannel out;
+            /** Heap, as the stream's own buffers: a piece per record, as Spark opens a stream per record. */
+            private final ByteBuffer block = ByteBuffer.allocate(LZ4_BLOCK_SIZE);
+            private final ByteBuffer framed = ByteBuffer.allocate(HEADER + COMPRESSOR.maxCompressedLength(LZ4_BLOCK_SIZE))
+                    .order(ByteOrder.LITTLE_ENDIAN);
             private boolean finished;
 
             Lz4Block(WritableByteChannel out) {
-                OutputStream sink = Channels.newOutputStream(new Unclosable(out));
-                this.lz4 = new LZ4BlockOutputStream(sink, LZ4_BLOCK_SIZE, LZ4Factory.fastestInstance().fastCompressor(),
-                        XXHashFactory.fastestInstance().newStreamingHash32(LZ4_BLOCK_CHECKSUM_SEED).asChecksum(), false);
-                this.in = Channels.newChannel(lz4);
+                this.out = out;
             }
 
             @Override
             public int write(ByteBuffer src) throws IOException {
-                return in.write(src);
+                if (finished) {
+                    throw new ClosedChannelException();
+                }
+                int n = src.remaining();
+                while (src.hasRemaining()) {
+                    if (block.position() == 0 && src.remaining() >= LZ4_BLOCK_SIZE) {
+                        writeBlock(src, src.position(), LZ4_BLOCK_SIZE);
+                        src.position(src.position() + LZ4_BLOCK_SIZE);
+                    } else {
+                        int take = Math.min(block.remaining(), src.remaining());
+                        block.put(block.position(), src, src.position(), take);
+                        block.position(block.position() + take);
+                        src.position(src.position() + take);
+                        if (!block.hasRemaining()) {
+                            writeBlock(block, 0, LZ4_BLOCK_SIZE);
+                            block.clear();
+                        }
+                    }
+                }
+                return n;
+            }
+
+            /** One block of the stream: header (magic, token, compressed and original length, checksum), bytes. */
+            private void writeBlock(ByteBuffer from, int offset, int length) throws IOException {
+                // lz4-java's checksum adapter keeps the low 28 bits of the hash (StreamingXXHash32.asChecksum).
+                int check = HASH.hash(from, offset, length, LZ4_BLOCK_CHECKSUM_SEED) & 0x0FFFFFFF;
+                int compressed = COMPRESSOR.compress(from, offset, length, framed, HEADER, framed.capacity() - HEADER);
+                int method = METHOD_LZ4;
+                if (compressed >= length) {
+                    method = METHOD_RAW;
+                    compressed = length;
+                    framed.put(HEADER, from, offset, length);
+                }
+                framed.put(0, MAGIC).put(MAGIC.length, (byte) (method | LEVEL)).putInt(MAGIC.length + 1, compressed)
+                        .putInt(MAGIC.length + 5, length).putInt(MAGIC.length + 9, check);
+                writeFully(HEADER + compressed);
+            }
+
+            private void writeFully(int length) throws IOException {
+                framed.limit(length).position(0);
+                while (framed.hasRemaining()) {
+                    out.write(framed);
+                }
+                framed.clear();
             }
 
             @Override
             public void finish() throws IOException {
                 if (!finished) {
                     finished = true;
-                    lz4.finish();
+                    if (block.position() > 0) {
+                        writeBlock(block, 0, block.position());
+                        block.clear();
+                    }
+                    // The end mark: a raw block of no bytes.
+                    framed.put(0, MAGIC).put(MAGIC.length, (byte) (METHOD_RAW | LEVEL)).putInt(MAGIC.length + 1, 0)
+                            .putInt(MAGIC.length + 5, 0).putInt(MAGIC.length + 9, 0);
+                    writeFully(HEADER);
                 }
             }
         }
