@@ -45,6 +45,11 @@ final class IdealExecutor implements ShuffleExecutor {
         }
     }
 
+    /** Bytes of fresh buffers the executor's tasks took so far: after the first wave, none more (a test's). */
+    long freshBytes() {
+        return records.freshBytes();
+    }
+
     @Override
     public void close() {
         try {

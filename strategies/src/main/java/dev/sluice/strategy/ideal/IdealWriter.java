@@ -15,15 +15,23 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import dev.sluice.spi.memory.HostBuffer;
 import dev.sluice.spi.memory.HostAllocator;
 
 /**
- * One map task of the reference: each record is compressed by a pool thread into a pooled buffer of its memory bound;
- * at commit, partition by partition, the stream header, the partition's records in arrival order and the end marker
- * go to the data file with gathering writes, straight from those buffers.
+ * One map task of the reference: each record is compressed by a pool thread into the thread's current slab of this
+ * task (slabs of one size, reused from wave to wave, so that a wave after the first touches no fresh page); at commit
+ * the data file is written in partition order as the records' compression finishes (the last batch's records are
+ * still being compressed while the first partitions are written), with gathering writes straight from the slabs.
  */
 final class IdealWriter extends BackgroundWriter {
+    /** A slab's bytes: Arrow's chunk size, so that the allocator neither rounds nor splits it. */
+    static final long SLAB = 16L << 20;
+
     private final WriterConfig config;
     private final CountedStorage storage;
     private final MapOutputFiles files;
@@ -32,6 +40,10 @@ final class IdealWriter extends BackgroundWriter {
     private final HostBufferPool pool;
     private final BoundedPool compression;
     private final List<List<Compressed>> partitions = new ArrayList<>();
+    /** Each compression thread's slab for this task: only that thread moves its cursor. */
+    private final Map<Thread, Slab> current = new ConcurrentHashMap<>();
+    /** Every buffer this task took (slabs and records larger than a slab), given back after the commit. */
+    private final List<HostBuffer> taken = new ArrayList<>();
     private long held;
     private long peak;
 
@@ -50,10 +62,21 @@ final class IdealWriter extends BackgroundWriter {
         }
     }
 
-    /** A record's compressed bytes: set by its compression thread before it reports the work finished. */
+    /** A record's compressed bytes: where they lie, set by its compression thread before it marks them done. */
     private static final class Compressed {
         HostBuffer buffer;
+        long offset;
         int length;
+        volatile boolean done;
+    }
+
+    private static final class Slab {
+        final HostBuffer buffer;
+        long used;
+
+        Slab(HostBuffer buffer) {
+            this.buffer = buffer;
+        }
     }
 
     @Override
@@ -73,26 +96,56 @@ final class IdealWriter extends BackgroundWriter {
         try {
             if (failure() == null) {
                 long bound = record.payload().serializedBound();
-                HostBuffer buffer = pool.take(bound);
-                synchronized (this) {
-                    slot.buffer = buffer;
-                    held += buffer.capacity();
-                    peak = Math.max(peak, held);
+                Slab slab = null;
+                if (bound > SLAB) {
+                    slot.buffer = take(bound); // a record larger than a slab: a buffer of its own, pooled by size
+                } else {
+                    slab = current.get(Thread.currentThread());
+                    if (slab == null || SLAB - slab.used < bound) {
+                        slab = new Slab(take(SLAB));
+                        current.put(Thread.currentThread(), slab);
+                    }
+                    slot.buffer = slab.buffer;
+                    slot.offset = slab.used;
                 }
-                slot.length = record.payload().writeInto(buffer.nioBuffer(0, Math.toIntExact(bound)), scratch);
+                slot.length = record.payload().writeInto(
+                        slot.buffer.nioBuffer(slot.offset, Math.toIntExact(bound)), scratch);
+                if (slab != null) {
+                    slab.used += slot.length;
+                }
             }
         } catch (Throwable t) {
             fail(t);
         } finally {
+            slot.done = true;
+            synchronized (this) {
+                notifyAll();
+            }
             pending.finished();
         }
     }
 
+    private HostBuffer take(long bytes) {
+        HostBuffer buffer = pool.take(bytes);
+        synchronized (this) {
+            taken.add(buffer);
+            held += buffer.capacity();
+            peak = Math.max(peak, held);
+        }
+        return buffer;
+    }
+
     @Override
-    protected MapOutput publish() throws IOException {
+    protected boolean publishesWhileWorking() {
+        return true;
+    }
+
+    @Override
+    protected MapOutput publish() throws IOException, InterruptedException {
         byte[] header = format.streamHeader();
         byte[] end = format.endOfStream();
         long[] lengths = new long[config.partitions];
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(DRAIN_TIMEOUT_MINUTES);
         try (DataFileCommit commit = DataFileCommit.begin(storage, files)) {
             GatheringWriter out = new GatheringWriter(commit.data());
             for (int p = 0; p < config.partitions; p++) {
@@ -103,14 +156,37 @@ final class IdealWriter extends BackgroundWriter {
                 out.add(ByteBuffer.wrap(header));
                 long length = header.length + end.length;
                 for (Compressed record : records) {
-                    out.add(record.buffer.nioBuffer(0, record.length));
+                    if (!record.done) {
+                        out.flush(); // what is ready goes to the file while this record is still being compressed
+                        awaitDone(record, deadline);
+                    }
+                    throwIfFailed();
+                    out.add(record.buffer.nioBuffer(record.offset, record.length));
                     length += record.length;
                 }
                 out.add(ByteBuffer.wrap(end));
                 lengths[p] = length;
             }
             out.flush();
+            try {
+                pending.awaitIdle(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                throw new IOException(files + ": compression still running after " + DRAIN_TIMEOUT_MINUTES
+                        + " minutes", e);
+            }
+            throwIfFailed();
             return commit.commit(lengths, config.fsync);
+        }
+    }
+
+    private synchronized void awaitDone(Compressed record, long deadline) throws InterruptedException, IOException {
+        while (!record.done) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new IOException(files + ": a record still compressing after " + DRAIN_TIMEOUT_MINUTES
+                        + " minutes");
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
         }
     }
 
@@ -131,12 +207,14 @@ final class IdealWriter extends BackgroundWriter {
     }
 
     private synchronized void giveBack() {
+        for (HostBuffer buffer : taken) {
+            pool.give(buffer);
+        }
+        taken.clear();
+        current.clear();
         for (List<Compressed> records : partitions) {
             for (Compressed record : records) {
-                if (record.buffer != null) {
-                    pool.give(record.buffer);
-                    record.buffer = null;
-                }
+                record.buffer = null;
             }
         }
         held = 0;
@@ -144,7 +222,10 @@ final class IdealWriter extends BackgroundWriter {
 
     @Override
     protected void wakeWaiters(Throwable cause) {
-        // The task thread waits only on the pool's backlog, which drains by itself.
+        // The task thread waits on the pool's backlog, which drains by itself, or at commit on this writer.
+        synchronized (this) {
+            notifyAll();
+        }
     }
 
     @Override

@@ -12,11 +12,12 @@ import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * {@code ideal}: a reference, not a writer design. The same records of the same input, serialized and compressed on
- * every core into memory reused from wave to wave, then each map task's data file written in one sequential pass of
- * gathering writes (and forced, with fsync). It does what every strategy must do (compress every byte once, write it
- * once) and nothing else: no flow control, no memory limit, no copy between the compressed record and the file. What
- * it takes is the pipeline's physical limit on the machine at hand; a strategy's time divided by it says how much of
- * the strategy's time is its mechanism.
+ * every core into slabs reused from wave to wave, and each map task's data file written in one sequential pass of
+ * gathering writes, in partition order as the records' compression finishes, so that writing overlaps the last
+ * batch's compression (and forced, with fsync). It does what every strategy must do (compress every byte once, write
+ * it once) and nothing else: no flow control, no memory limit, no copy between the compressed record and the file, no
+ * fresh page after the first wave. What it takes is the pipeline's limit on the machine at hand; a strategy's time
+ * divided by it says how much of the strategy's time is its mechanism.
  */
 public final class IdealWriterFactory implements ShuffleWriterFactory {
     public static final String NAME = "ideal";
@@ -28,8 +29,8 @@ public final class IdealWriterFactory implements ShuffleWriterFactory {
 
     @Override
     public String description() {
-        return "reference, not a design: every record compressed on all cores into reused memory, then the data file "
-                + "written in one sequential pass (the pipeline's physical limit)";
+        return "reference, not a design: every record compressed on all cores into reused slabs, the data file written "
+                + "in one sequential pass as the compression finishes (the pipeline's limit)";
     }
 
     @Override
@@ -40,9 +41,11 @@ public final class IdealWriterFactory implements ShuffleWriterFactory {
 
     @Override
     public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
-        // Pooled records are rounded up to a power of two: up to twice their bytes.
-        plan.offHeap("compressed records of every task, pooled", (long) Math.ceil(
-                shape.tasks * 2 * shape.inputBytes * TaskShape.SERIALIZED_PER_INPUT));
+        // Records packed into slabs: a slab's tail left when the next record does not fit is less than that record,
+        // so less than the slab's own use (at most twice the bytes), plus each compression thread's last slab per task.
+        long cores = Runtime.getRuntime().availableProcessors();
+        plan.offHeap("compressed records of every task, in slabs", (long) Math.ceil(
+                shape.tasks * (2 * shape.inputBytes * TaskShape.SERIALIZED_PER_INPUT + cores * IdealWriter.SLAB)));
     }
 
     /** Each task's data file, written once; its data, index and checksum files open. */

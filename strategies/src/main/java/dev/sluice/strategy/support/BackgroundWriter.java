@@ -17,7 +17,7 @@ import java.util.concurrent.TimeoutException;
  */
 public abstract class BackgroundWriter implements ShuffleWriter {
     /** How long commit waits for queued records to be written. */
-    static final long DRAIN_TIMEOUT_MINUTES = 10;
+    protected static final long DRAIN_TIMEOUT_MINUTES = 10;
     /** How long abort waits for work in progress before it cleans up anyway. */
     static final long CLEANUP_TIMEOUT_SECONDS = 60;
 
@@ -38,8 +38,17 @@ public abstract class BackgroundWriter implements ShuffleWriter {
     /** Called before commit or abort waits for the background work (a batch still open is closed here). */
     protected void beforeDrain() {}
 
-    /** Makes the output visible, once all background work finished without failure. */
-    protected abstract MapOutput publish() throws IOException;
+    /**
+     * Makes the output visible: once all background work finished without failure, or, where
+     * {@link #publishesWhileWorking}, while it still runs (the strategy then waits for each piece it writes, for its
+     * failure, and for all of it before it commits, itself).
+     */
+    protected abstract MapOutput publish() throws IOException, InterruptedException;
+
+    /** True where {@link #publish} starts before the background work finished, writing each piece as it is ready. */
+    protected boolean publishesWhileWorking() {
+        return false;
+    }
 
     /** Frees what only writing needed (scratch memory), after a successful commit. */
     protected abstract void releaseAfterCommit();
@@ -76,8 +85,10 @@ public abstract class BackgroundWriter implements ShuffleWriter {
         }
         try {
             beforeDrain();
-            pending.awaitIdle(DRAIN_TIMEOUT_MINUTES, TimeUnit.MINUTES);
-            throwIfFailed();
+            if (!publishesWhileWorking()) {
+                pending.awaitIdle(DRAIN_TIMEOUT_MINUTES, TimeUnit.MINUTES);
+                throwIfFailed();
+            }
             MapOutput output = publish();
             finished = true;
             releaseAfterCommit();
