@@ -24,13 +24,16 @@ final class IdealExecutor implements ShuffleExecutor {
     private final HostAllocator allocator;
     private final HostBufferPool records;
     private final BoundedPool compression;
+    private final Slabs slabs;
 
     IdealExecutor(WriterConfig config, CountedStorage storage, HostAllocator allocator) {
         this.config = config;
         this.storage = storage;
         this.allocator = allocator;
         this.records = new HostBufferPool(allocator, WriterConfig.UNLIMITED, () -> 0);
-        this.compression = new BoundedPool("sluice-ideal", Runtime.getRuntime().availableProcessors(), BACKLOG);
+        int cores = Runtime.getRuntime().availableProcessors();
+        this.compression = new BoundedPool("sluice-ideal", cores, BACKLOG);
+        this.slabs = new Slabs(records, cores);
     }
 
     @Override
@@ -38,7 +41,7 @@ final class IdealExecutor implements ShuffleExecutor {
         HostAllocator scratch = allocator.child("ideal map " + task.mapId);
         try {
             return new IdealWriter(config, storage, new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId),
-                    task.format, scratch, records, compression);
+                    task.format, scratch, records, compression, slabs);
         } catch (RuntimeException | Error e) {
             scratch.close();
             throw e;

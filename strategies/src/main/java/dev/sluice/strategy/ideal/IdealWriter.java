@@ -39,6 +39,7 @@ final class IdealWriter extends BackgroundWriter {
     private final HostAllocator scratch;
     private final HostBufferPool pool;
     private final BoundedPool compression;
+    private final Slabs slabs;
     private final List<List<Compressed>> partitions = new ArrayList<>();
     /** Each compression thread's slab for this task: only that thread moves its cursor. */
     private final Map<Thread, Slab> current = new ConcurrentHashMap<>();
@@ -48,8 +49,9 @@ final class IdealWriter extends BackgroundWriter {
     private long peak;
 
     IdealWriter(WriterConfig config, CountedStorage storage, MapOutputFiles files, StreamFormat format,
-                HostAllocator scratch, HostBufferPool pool, BoundedPool compression) {
+                HostAllocator scratch, HostBufferPool pool, BoundedPool compression, Slabs slabs) {
         super("ideal writer for map " + files.mapId(), config.partitions);
+        this.slabs = slabs;
         this.config = config;
         this.storage = storage;
         this.files = files;
@@ -60,6 +62,7 @@ final class IdealWriter extends BackgroundWriter {
         for (int p = 0; p < config.partitions; p++) {
             partitions.add(new ArrayList<>());
         }
+        slabs.writerOpened();
     }
 
     /** A record's compressed bytes: where they lie, set by its compression thread before it marks them done. */
@@ -126,7 +129,7 @@ final class IdealWriter extends BackgroundWriter {
     }
 
     private HostBuffer take(long bytes) {
-        HostBuffer buffer = pool.take(bytes);
+        HostBuffer buffer = bytes == SLAB ? slabs.take() : pool.take(bytes);
         synchronized (this) {
             taken.add(buffer);
             held += buffer.capacity();
@@ -194,6 +197,7 @@ final class IdealWriter extends BackgroundWriter {
     protected void releaseAfterCommit() {
         giveBack();
         scratch.close();
+        slabs.writerDone();
     }
 
     @Override
@@ -201,6 +205,7 @@ final class IdealWriter extends BackgroundWriter {
         try {
             giveBack();
             scratch.close();
+            slabs.writerDone();
         } catch (RuntimeException e) {
             cause.addSuppressed(e);
         }
@@ -208,7 +213,11 @@ final class IdealWriter extends BackgroundWriter {
 
     private synchronized void giveBack() {
         for (HostBuffer buffer : taken) {
-            pool.give(buffer);
+            if (buffer.capacity() == SLAB) {
+                slabs.give(buffer);
+            } else {
+                pool.give(buffer);
+            }
         }
         taken.clear();
         current.clear();

@@ -42,10 +42,11 @@ public final class IdealWriterFactory implements ShuffleWriterFactory {
     @Override
     public void planMemory(MemoryPlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
         // Records packed into slabs: a slab's tail left when the next record does not fit is less than that record,
-        // so less than the slab's own use (at most twice the bytes), plus each compression thread's last slab per task.
+        // so less than the slab's own use (at most twice the bytes), plus each compression thread's last slab per task
+        // and the reserve of as many again for the next wave (Slabs).
         long cores = Runtime.getRuntime().availableProcessors();
         plan.offHeap("compressed records of every task, in slabs", (long) Math.ceil(
-                shape.tasks * (2 * shape.inputBytes * TaskShape.SERIALIZED_PER_INPUT + cores * IdealWriter.SLAB)));
+                shape.tasks * (2 * shape.inputBytes * TaskShape.SERIALIZED_PER_INPUT + 2 * cores * IdealWriter.SLAB)));
     }
 
     /** Each task's data file, written once; its data, index and checksum files open. */

@@ -1,5 +1,6 @@
 package dev.sluice.strategy.support;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -70,6 +71,35 @@ public final class HostBufferPool implements HostBuffers, AutoCloseable {
         // Allocated outside the lock: malloc of a large buffer is a system call, other takers need not wait for it.
         return allocator.buffer(capacity);
     }
+
+    /**
+     * Makes sure at least {@code count} buffers of {@code bytes} lie idle, allocating the missing ones and touching
+     * every page of them, so that whoever takes them next faults in nothing: a pool made before the wave that needs
+     * it. A no-op in a steady state, where the waves return what they took.
+     */
+    public void ensureIdle(long bytes, int count) {
+        long capacity = capacityFor(bytes);
+        int missing;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            ArrayDeque<HostBuffer> free = idle.get(capacity);
+            missing = count - (free == null ? 0 : free.size());
+            freshBytes += Math.max(0, missing) * capacity;
+        }
+        for (int i = 0; i < missing; i++) {
+            HostBuffer buffer = allocator.buffer(capacity);
+            ByteBuffer pages = buffer.nioBuffer(0, Math.toIntExact(capacity));
+            for (int at = 0; at < pages.capacity(); at += PAGE) {
+                pages.put(at, (byte) 0);
+            }
+            give(buffer);
+        }
+    }
+
+    /** The smallest page there is: touching one byte in each faults a buffer in. */
+    private static final int PAGE = 4096;
 
     /** Takes {@code buffer} back (the caller no longer touches it); freed at once if the pool is closed. */
     @Override
