@@ -12,6 +12,8 @@ import java.util.List;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
+import dev.sluice.spi.storage.CountedStorage;
+import java.util.ArrayList;
 
 /**
  * The executor settings every strategy of a trial shares (spark-rapids' writer threads, host memory limit, and
@@ -36,6 +38,35 @@ public class WriterSettings {
     /** fsync of data, index and checksum files at commit. */
     @Param({"false"})
     public boolean sync;
+
+    /**
+     * {@code true}: every write goes through {@code CountedStorage}, counted (what every run does); {@code false}: the
+     * same files through {@code CountedStorage.uncounted()}, to measure what the counting costs (the run's {@code io.*}
+     * figures are then zero). {@link PairedWaveBenchmark} also takes one value per strategy, in their order, separated
+     * by {@value #LIST}: {@code -p strategies=ideal+ideal -p counting=true+false} pairs a strategy with itself uncounted.
+     */
+    @Param({"true"})
+    public String counting;
+
+    /** Whether each of {@code strategies} strategies counts its I/O: one value for all, or one each. */
+    public List<Boolean> countings(int strategies) {
+        List<String> values = split(counting);
+        if (values.stream().anyMatch(v -> !v.equals("true") && !v.equals("false"))
+                || values.size() != 1 && values.size() != strategies) {
+            throw new InvalidParameterException("counting", counting, "true or false, for every strategy or one per "
+                    + "strategy in their order separated by '" + LIST + "' (" + strategies + " here)");
+        }
+        List<Boolean> out = new ArrayList<>();
+        for (int s = 0; s < strategies; s++) {
+            out.add(Boolean.parseBoolean(values.get(values.size() == 1 ? 0 : s)));
+        }
+        return out;
+    }
+
+    /** A storage for a strategy that {@code counts} its I/O, or not ({@link #countings}). */
+    public static CountedStorage storage(boolean counts) {
+        return counts ? new CountedStorage() : CountedStorage.uncounted();
+    }
 
     /** The {@code memoryLimit} of each of {@code strategies} strategies: one value for all, or one each. */
     public List<String> memoryLimits(int strategies) {

@@ -9,6 +9,7 @@ import dev.sluice.jmh.state.GateState;
 import dev.sluice.jmh.state.InputState;
 import dev.sluice.jmh.state.StorageState;
 import dev.sluice.jmh.state.TrialDirectory;
+import dev.sluice.jmh.state.WriterSettings;
 import dev.sluice.jmh.state.WriterState;
 import dev.sluice.spi.storage.CountedStorage;
 import java.io.IOException;
@@ -36,8 +37,8 @@ public class ExecutorState {
     private EmulatedDevice device;
 
     @Setup(Level.Trial)
-    public void start(WriterState writers, InputState inputs, GateState gate, StorageState storageState)
-            throws Exception {
+    public void start(WriterState writers, WriterSettings settings, InputState inputs, GateState gate,
+                      StorageState storageState) throws Exception {
         this.inputs = inputs;
         this.dirty = gate.dirty();
         this.device = storageState.emulated();
@@ -45,7 +46,7 @@ public class ExecutorState {
         try {
             inputs.prepare();
             dir = storageState.newTrialDirectory("sluice-jmh-");
-            trial.open(dir, new CountedStorage(), inputs.allocator());
+            trial.open(dir, WriterSettings.storage(settings.countings(1).get(0)), inputs.allocator());
             trial.startExecutor();
             wave = new Wave(inputs.input().size(), inputs.workload().producer);
         } catch (Exception | Error e) {

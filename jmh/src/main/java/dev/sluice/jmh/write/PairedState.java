@@ -16,7 +16,6 @@ import dev.sluice.core.run.Workload;
 import dev.sluice.core.run.Trial;
 import dev.sluice.core.verify.WaveVerification;
 import dev.sluice.jmh.state.TrialDirectory;
-import dev.sluice.spi.storage.CountedStorage;
 import java.nio.file.Path;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -94,16 +93,17 @@ public class PairedState {
                             + 5 * k + " gives one warm-up wave and five measured rounds)");
         }
         List<String> limits = settings.memoryLimits(k);
+        List<Boolean> countings = settings.countings(k);
         for (int s = 0; s < k; s++) {
             trials.add(settings.check("strategies", specs.get(s), limits.get(s), workload));
         }
         keeps = new boolean[k];
         try {
             inputs.prepare();
-            for (Trial trial : trials) {
+            for (int s = 0; s < k; s++) {
                 Path dir = storageState.newTrialDirectory("sluice-jmh-");
                 dirs.add(dir);
-                trial.open(dir, new CountedStorage(), inputs.allocator());
+                trials.get(s).open(dir, WriterSettings.storage(countings.get(s)), inputs.allocator());
             }
             wave = new Wave(inputs.input().size(), workload.producer);
         } catch (Exception | Error e) {

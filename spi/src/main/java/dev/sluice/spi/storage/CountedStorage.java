@@ -30,6 +30,8 @@ public final class CountedStorage {
     private final AtomicLong writeAttempts = new AtomicLong();
     private final AtomicLong renameAttempts = new AtomicLong();
     private final Map<Path, FilePurpose> live = new ConcurrentHashMap<>();
+    /** False for {@link #uncounted}: what counting costs is measured against it. */
+    private final boolean counting;
     private final Set<Path> committed = ConcurrentHashMap.newKeySet();
 
     public CountedStorage() {
@@ -42,8 +44,27 @@ public final class CountedStorage {
 
     /** @param journal told of each file before it is created (a run's list of the files it owns) */
     public CountedStorage(IoFaults faults, FileJournal journal) {
+        this(faults, journal, true);
+    }
+
+    private CountedStorage(IoFaults faults, FileJournal journal, boolean counting) {
         this.faults = faults;
         this.journal = journal;
+        this.counting = counting;
+    }
+
+    /**
+     * The same door without the counting: the same files are created, written, committed and removed, but no write,
+     * read, fsync or committed byte is counted ({@link #counters} stay at zero, committed files are not measured) and
+     * no fault is injected. Only for measuring what the counting costs, against a counted storage in the same run.
+     */
+    public static CountedStorage uncounted() {
+        return new CountedStorage(IoFaults.NONE, FileJournal.NONE, false);
+    }
+
+    /** False for an {@link #uncounted} storage. */
+    public boolean counting() {
+        return counting;
     }
 
     public IoCounters counters() {
@@ -62,7 +83,9 @@ public final class CountedStorage {
         journal.beforeCreate(path);
         FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         live.put(path, purpose);
-        counters.recordCreate();
+        if (counting) {
+            counters.recordCreate();
+        }
         return new WritableFile(this, path, channel, purpose);
     }
 
@@ -73,7 +96,9 @@ public final class CountedStorage {
     /** Deletes the file if it exists; counts only deletes that removed something. */
     public void delete(Path path) throws IOException {
         if (Files.deleteIfExists(path)) {
-            counters.recordDelete();
+            if (counting) {
+                counters.recordDelete();
+            }
         }
         live.remove(path);
         committed.remove(path);
@@ -84,7 +109,9 @@ public final class CountedStorage {
         faults.beforeRename(renameAttempts.incrementAndGet(), from, to);
         journal.beforeCreate(to); // the name comes into being here
         Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        counters.recordRename();
+        if (counting) {
+            counters.recordRename();
+        }
         FilePurpose purpose = live.remove(from);
         if (purpose != null) {
             live.put(to, purpose);
@@ -109,9 +136,8 @@ public final class CountedStorage {
             }
         }
         for (Path path : files) {
-            long size = Files.size(path);
-            if (committed.add(path)) {
-                counters.recordCommitted(size);
+            if (committed.add(path) && counting) {
+                counters.recordCommitted(Files.size(path));
             }
         }
     }
@@ -134,7 +160,9 @@ public final class CountedStorage {
     }
 
     void beforeWrite(Path file, long bytes, WriteKind kind) throws IOException {
-        faults.beforeWrite(writeAttempts.incrementAndGet(), file, bytes, kind);
+        if (counting) {
+            faults.beforeWrite(writeAttempts.incrementAndGet(), file, bytes, kind);
+        }
     }
 
     void beforeForce(Path file) throws IOException {

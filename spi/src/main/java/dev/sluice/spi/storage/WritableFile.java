@@ -29,6 +29,9 @@ public final class WritableFile implements WritableByteChannel {
     }
 
     private void written(long n, WriteKind kind) {
+        if (!storage.counting()) {
+            return;
+        }
         storage.counters().recordWrite(n, kind);
         if (purpose == FilePurpose.SPILL) {
             storage.counters().recordSpill(n);
@@ -80,7 +83,9 @@ public final class WritableFile implements WritableByteChannel {
                         + " of " + (position + count) + ": is the file shorter than its index says?");
             }
             written(n, WriteKind.TRANSFER);
-            storage.counters().recordRead(n);
+            if (storage.counting()) {
+                storage.counters().recordRead(n);
+            }
             done += n;
         }
         return done;
@@ -95,7 +100,9 @@ public final class WritableFile implements WritableByteChannel {
     public void force() throws IOException {
         storage.beforeForce(path);
         channel.force(true);
-        storage.counters().recordFsync();
+        if (storage.counting()) {
+            storage.counters().recordFsync();
+        }
     }
 
     @Override

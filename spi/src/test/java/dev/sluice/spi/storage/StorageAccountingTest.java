@@ -48,6 +48,31 @@ class StorageAccountingTest {
     }
 
     @Test
+    void anUncountedStorageMakesTheSameFilesAndCountsNothing() throws Exception {
+        CountedStorage storage = CountedStorage.uncounted();
+        Path data = dir.resolve("data");
+        try (WritableFile file = storage.create(dir.resolve("data.tmp"), FilePurpose.MAP_OUTPUT);
+             WritableFile spill = storage.create(dir.resolve("spill"), FilePurpose.SPILL)) {
+            file.write(ByteBuffer.allocate(4096));
+            spill.write(new ByteBuffer[] {ByteBuffer.allocate(20), ByteBuffer.allocate(3)});
+            file.force();
+        }
+        storage.rename(dir.resolve("data.tmp"), data);
+        storage.commit(List.of(data));
+        try (ReadableFile in = storage.openForRead(data)) {
+            assertEquals(4096, in.read(ByteBuffer.allocate(8192), 0));
+        }
+        assertEquals(4096, java.nio.file.Files.size(data), "the same bytes reach the file");
+        IoSnapshot io = storage.counters().snapshot();
+        assertEquals(List.of(0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), List.of(io.bytesWritten, io.writeCalls,
+                io.bytesRead, io.readCalls, io.filesCreated, io.filesDeleted, io.renames, io.fsyncs, io.committedBytes,
+                io.spilledBytes), "nothing counted");
+        assertEquals(List.of(dir.resolve("spill") + " (SPILL)"), storage.leftBehind(), "it still knows its files");
+        storage.delete(dir.resolve("spill"));
+        assertEquals(0, storage.filesLeft());
+    }
+
+    @Test
     void aTempFileOrAFileTheStorageDidNotCreateCannotBeCommitted() throws Exception {
         CountedStorage storage = new CountedStorage();
         Path temp = dir.resolve("temp_shuffle_1");
