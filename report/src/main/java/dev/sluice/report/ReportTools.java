@@ -45,7 +45,7 @@ public final class ReportTools {
     static int run(String[] args) throws Exception {
         if (args.length == 0) {
             throw new UsageException("usage: ReportTools report|balance|compare|merge|results|paired-next|env|table|"
-                    + "ablation|metric|metric-of|shares|coverage ...");
+                    + "ablation|metric|metric-of|shares|coverage|pairs ...");
         }
         List<String> rest = List.of(args).subList(1, args.length);
         switch (args[0]) {
@@ -95,6 +95,14 @@ public final class ReportTools {
                     throw new UsageException(refusal);
                 }
                 return Compare.print(lines, threshold, System.out) ? 1 : 0;
+            }
+            case "pairs": {
+                // pairs RESULT.json: a raw PairedWaveBenchmark result's strategies, by place, against the first
+                if (rest.size() != 1) {
+                    throw new UsageException("usage: pairs RESULT.json");
+                }
+                PairedWaves.print(existing(rest.get(0)), System.out);
+                return 0;
             }
             case "merge": {
                 if (rest.size() < 2) {
