@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The runs behind docs/limits.md, one after the other, from the repository's root, after 'mvn -B -DskipTests package':
+#   docs/limits/run.sh OUT
+# (as run here, under 'flock /tmp/sluice-timing.lock' so that no other timed run shared the machine).
+set -u
+out="${1:?usage: docs/limits/run.sh OUT}"
+mkdir -p "$out"
+echo "== start $(date +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)"
+S=per-batch,buffered,async,consolidated-best,ideal
+B="java -cp jmh/target/benchmarks.jar dev.sluice.jmh.SluiceBenchmarks"
+for codec in lz4-block none; do
+  for size in small xxlarge; do
+    it=20; [[ $size == xxlarge ]] && it=10
+    echo "== $(date +%T) bench $size $codec native"
+    scripts/bench.sh --strategies $S --sizes $size --scale 0.25 --tasks 2 --codec $codec --iterations $it --budget none \
+      --warmup-records full --out "$out/$size-$codec" > "$out/$size-$codec.log" 2>&1; echo "rc=$?"
+    echo "== $(date +%T) floors $size $codec"
+    $B FloorBenchmark -p size=$size -p scale=0.25 -p tasks=2 -p codec=$codec -wi 2 -i 10 -f 1 -foe true -rf json \
+      -rff "$out/floor-$size-$codec.json" > "$out/floor-$size-$codec.log" 2>&1; echo "rc=$?"
+  done
+done
+for size in small xxlarge; do
+  it=10; [[ $size == xxlarge ]] && it=6
+  echo "== $(date +%T) bench $size lz4-block seed-ssd"
+  scripts/bench.sh --strategies $S --sizes $size --scale 0.25 --tasks 2 --codec lz4-block --iterations $it --budget none \
+    --warmup-records full --device seed-ssd --out "$out/$size-lz4-block-seed-ssd" \
+    > "$out/$size-lz4-block-seed-ssd.log" 2>&1; echo "rc=$?"
+done
+echo "== $(date +%T) counting"
+for size in small xxlarge; do
+  it=40; [[ $size == xxlarge ]] && it=20
+  for strategy in per-batch consolidated-best; do
+    $B PairedWaveBenchmark -p strategies=$strategy+$strategy -p counting=true+false -p size=$size -p scale=0.25 \
+      -p tasks=2 -p codec=lz4-block -p warmUp=full -wi 2 -i $it -f 1 -foe true -rf json \
+      -rff "$out/counting-$size-$strategy.json" > "$out/counting-$size-$strategy.log" 2>&1; echo "rc=$?"
+  done
+done
+echo "== $(date +%T) profiles"
+scripts/profile.sh --strategy ideal --size small --tasks 2 --scale 0.25 --codec lz4-block --iterations 10 \
+  --warmup-records full --out "$out/prof" > "$out/prof-ideal.txt" 2>&1; echo "rc=$?"
+scripts/profile.sh --strategy consolidated-best --size small --tasks 1 --iterations 2 --warmup-records full \
+  --out "$out/prof" > "$out/prof-best.txt" 2>&1; echo "rc=$?"
+echo "== end $(date +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)"
