@@ -169,10 +169,10 @@ public final class SendCommand {
         out.printf(Locale.ROOT, "{\"mode\":\"%s\",\"partitions\":%d,\"inputBatches\":%d,\"batchRows\":%d,"
                         + "\"rows\":%d,\"fingerprint\":\"%s\",\"codec\":\"%s\",\"transport\":\"%s\","
                         + "\"messages\":%d,\"batches\":%d,\"wireBytes\":%d,\"serializedBytes\":%d,"
-                        + "\"coalescedBytes\":%d,\"millis\":%.1f,%s%s}%n",
+                        + "\"coalescedBytes\":%d,\"millis\":%.1f,\"linkWaitMillis\":%.1f,%s%s}%n",
                 mode.label(), shape.partitions, input.batches, input.batchRows, sent.rows, input.fingerprint,
                 codec.label(), transport.label(), sent.messages, sent.batches, sent.wireBytes,
-                sent.serializedBytes, sent.coalescedBytes, nanos / 1e6, linkJson, extra);
+                sent.serializedBytes, sent.coalescedBytes, nanos / 1e6, sent.waitedNanos / 1e6, linkJson, extra);
     }
 
     /**
