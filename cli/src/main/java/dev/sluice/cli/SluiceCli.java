@@ -35,7 +35,9 @@ public final class SluiceCli {
                 + "               'strategies SPEC...' checks specs such as async:skipMerge=true\n"
                 + "  device       emulated storage devices: 'device profiles' lists the profiles and where their figures\n"
                 + "               come from, 'device show SPEC' the figures a run gets, 'device cleanup' undoes what\n"
-                + "               runs killed outright left set up\n\n"
+                + "               runs killed outright left set up\n"
+                + "  link         emulated network links: 'link profiles', 'link show SPEC', 'link cleanup' (removes the\n"
+                + "               namespace of runs killed outright)\n\n"
                 + "Options:\n"
                 + "  --help       print this help; 'scripts/sluice write --help' describes every write option\n";
     }
@@ -60,8 +62,10 @@ public final class SluiceCli {
                     return new StrategiesCommand(out).run(rest);
                 case "device":
                     return new DeviceCommand(out, err).run(rest);
+                case "link":
+                    return new LinkCommand(out, err).run(rest);
                 default:
-                    err.println("sluice: unknown command '" + command + "': allowed is write, strategies or device (see --help)");
+                    err.println("sluice: unknown command '" + command + "': allowed is write, strategies, device or link (see --help)");
                     return USAGE;
             }
         } catch (InvalidParameterException e) {

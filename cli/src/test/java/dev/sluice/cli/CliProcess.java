@@ -48,15 +48,20 @@ public final class CliProcess {
      * becomes the JVM (as a terminal's Ctrl-C finds it).
      */
     public static CliProcess start(List<String> args) throws IOException {
+        return start(SluiceCli.class, args, ProcessBuilder.Redirect.DISCARD);
+    }
+
+    /** Starts {@code main} (a command line class) with {@code args}, its stdout going to {@code out}. */
+    public static CliProcess start(Class<?> main, List<String> args, ProcessBuilder.Redirect out) throws IOException {
         List<String> command = new ArrayList<>();
         if (onPath("perl")) {
             command.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\""));
         }
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx2g", "-cp", System.getProperty("java.class.path"),
-                SluiceCli.class.getName()));
+                main.getName()));
         command.addAll(args);
-        return new CliProcess(new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+        return new CliProcess(new ProcessBuilder(command).redirectOutput(out).start());
     }
 
     /** Waits until the wave starts (its "writing ..." line). */

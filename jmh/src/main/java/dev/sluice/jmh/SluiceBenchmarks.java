@@ -4,6 +4,10 @@ import dev.sluice.jmh.profile.ShuffleIoProfiler;
 import dev.sluice.jmh.state.WriterSettings;
 import dev.sluice.jmh.write.IterationState;
 import dev.sluice.core.run.Workload;
+import dev.sluice.jmh.link.NamespacedForks;
+import dev.sluice.network.link.LinkSpec;
+import dev.sluice.spi.InvalidParameterException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -78,22 +82,54 @@ public final class SluiceBenchmarks {
         if (!profiled) {
             options.addProfiler(ShuffleIoProfiler.class);
         }
-        Runner runner = new Runner(options.build());
+        // An emulated link: every fork runs inside one network namespace made for the run, and sets its loopback to
+        // its own link (dev.sluice.jmh.link.NamespacedForks); refused, with the reason, where it cannot be made.
+        NamespacedForks forks = null;
         try {
-            runner.run();
+            if (emulatedLink(cmd)) {
+                forks = NamespacedForks.open(cmd.getJvm().orElse(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+                options.jvm(forks.jvm());
+                System.err.println("sluice: the forks run in network namespace " + forks.namespace()
+                        + ", each setting its loopback to its link");
+            }
+        } catch (InvalidParameterException e) {
+            System.err.println("Error: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        int status = 0;
+        try {
+            new Runner(options.build()).run();
         } catch (NoBenchmarksException e) {
             System.err.println("No matching benchmarks. Miss-spelled regexp? Use -l to list them.");
-            System.exit(1);
+            status = 1;
         } catch (ProfilersFailedException e) {
             System.err.println("Profilers failed to initialize, exiting.");
             for (Throwable t = e; t != null; t = t.getCause()) {
                 System.err.println("  " + t.getMessage());
             }
-            System.exit(1);
+            status = 1;
         } catch (RunnerException e) {
             System.err.print("ERROR: ");
             e.printStackTrace(System.err);
-            System.exit(1);
+            status = 1;
+        } finally {
+            if (forks != null) {
+                forks.close();
+            }
         }
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /** Whether any {@code link} parameter value is emulated; each is parsed, so a bad one is refused here. */
+    private static boolean emulatedLink(CommandLineOptions cmd) {
+        boolean emulated = false;
+        for (String value : param(cmd, "link", List.of(LinkSpec.NATIVE))) {
+            emulated |= !LinkSpec.parse("link", value).isNative();
+        }
+        return emulated;
     }
 }

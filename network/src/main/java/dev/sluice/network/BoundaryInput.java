@@ -4,6 +4,7 @@ import dev.sluice.core.input.BatchGenerator;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.input.MapTaskInput;
 import dev.sluice.core.partition.PartitionedInput;
+import dev.sluice.core.partition.Partitioner;
 import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.verify.Expected;
 import java.util.ArrayList;
@@ -42,6 +43,37 @@ public final class BoundaryInput implements AutoCloseable {
         this.batchRows = batchRows;
     }
 
+    /**
+     * {@code workload}'s rows, as many as {@code spec}'s size and scale hold (for lineitem, that many bytes of its
+     * rows; seeded by {@code spec}'s seed), in batches of {@code shape.inputRows}, prepared for {@code mode}.
+     */
+    public static BoundaryInput prepare(BoundaryWorkload workload, InputSpec spec, BoundaryShape shape,
+                                        BoundaryMode mode, BufferAllocator allocator) {
+        if (workload == BoundaryWorkload.TODAY) {
+            return prepare(spec, shape, mode, allocator);
+        }
+        Partitioner partitioner = LineitemRows.partitioner(shape.partitions);
+        Expected.Builder expected = new Expected.Builder(LineitemRows.partitioner(shape.partitions));
+        long rows = Math.max(1, Math.round(spec.size.bytes() * spec.scale / LineitemRows.MEAN_BYTES_PER_ROW));
+        LineitemRows.Generated input = LineitemRows.generate(rows, shape.inputRows, spec.seed, expected, allocator);
+        try {
+            int batchRows = mode.inputBatchRows(shape);
+            List<VectorSchemaRoot> batches = batchRows == shape.inputRows ? input.batches
+                    : rebatch(LineitemRows.SCHEMA, input.batches, batchRows, allocator);
+            try {
+                PartitionedInput slices = PartitionedInput.partition(batches, partitioner, allocator);
+                return new BoundaryInput(LineitemRows.SCHEMA, slices, expected.build(), input.fingerprint, input.rows,
+                        input.bytes, batches.size(), batchRows);
+            } finally {
+                if (batches != input.batches) {
+                    AutoCloseables.closeNoChecked(() -> AutoCloseables.close(batches));
+                }
+            }
+        } finally {
+            AutoCloseables.closeNoChecked(() -> AutoCloseables.close(input.batches));
+        }
+    }
+
     /** Generates {@code spec}'s rows in batches of {@code shape.inputRows} and prepares them for {@code mode}. */
     public static BoundaryInput prepare(InputSpec spec, BoundaryShape shape, BoundaryMode mode,
                                         BufferAllocator allocator) {
@@ -50,7 +82,7 @@ public final class BoundaryInput implements AutoCloseable {
                 bytes -> { }, expected)) {
             int batchRows = mode.inputBatchRows(shape);
             List<VectorSchemaRoot> batches = batchRows == shape.inputRows ? input.batches()
-                    : rebatch(input, batchRows, allocator);
+                    : rebatch(input.schema(), input.batches(), batchRows, allocator);
             try {
                 PartitionedInput slices = PartitionedInput.partition(batches,
                         Partitioning.HASH.create(shape.partitions, 0), allocator);
@@ -65,10 +97,11 @@ public final class BoundaryInput implements AutoCloseable {
     }
 
     /** The input's rows, in order, in batches of {@code rows}. */
-    private static List<VectorSchemaRoot> rebatch(MapTaskInput input, int rows, BufferAllocator allocator) {
+    private static List<VectorSchemaRoot> rebatch(Schema schema, List<VectorSchemaRoot> input, int rows,
+                                                  BufferAllocator allocator) {
         List<VectorSchemaRoot> out = new ArrayList<>();
-        try (BatchCoalescer coalescer = new BatchCoalescer(input.schema(), rows, allocator)) {
-            for (VectorSchemaRoot batch : input.batches()) {
+        try (BatchCoalescer coalescer = new BatchCoalescer(schema, rows, allocator)) {
+            for (VectorSchemaRoot batch : input) {
                 coalescer.append(batch, out::add);
             }
             coalescer.finish(out::add);

@@ -55,8 +55,11 @@ public final class NetworkBoundary implements AutoCloseable {
         public final long coalescedBytes;
         public final long batches;
         public final long rows;
+        /** Time the sending thread waited on the connection (writability, the ACK). */
+        public final long waitedNanos;
 
-        Sent(NetworkMapOutput out, BoundaryMode.SendCounters counters) {
+        Sent(NetworkMapOutput out, BoundaryMode.SendCounters counters, long waitedNanos) {
+            this.waitedNanos = waitedNanos;
             this.messages = out.messages();
             this.wireBytes = out.wireBytes();
             this.serializedBytes = out.serializedBytes();
@@ -80,10 +83,11 @@ public final class NetworkBoundary implements AutoCloseable {
     public static Sent send(NetworkSender sender, BoundaryInput input, BoundaryMode mode, BoundaryShape shape,
                             ArrowIpcFormat format, BufferAllocator allocator) throws IOException {
         BoundaryMode.SendCounters counters = new BoundaryMode.SendCounters();
+        long waited = sender.waitedNanos();
         try (NetworkMapOutput out = sender.open(format, shape.partitions)) {
             mode.send(input.slices, format, out, shape, allocator, counters);
             out.commit();
-            return new Sent(out, counters);
+            return new Sent(out, counters, sender.waitedNanos() - waited);
         }
     }
 

@@ -42,6 +42,8 @@ public final class NetworkSender implements AutoCloseable {
     private final ChannelFutureListener failures;
     private NetworkMapOutput open;
     private long pendingBytes;
+    /** Time the map task's thread spent waiting on the connection: for writability and for ACKs. */
+    private long waitedNanos;
 
     private NetworkSender(EventLoop eventLoop, Channel channel, Replies replies, int flushBytes, Duration timeout) {
         this.eventLoop = eventLoop;
@@ -141,6 +143,15 @@ public final class NetworkSender implements AutoCloseable {
         }
     }
 
+    /**
+     * Nanoseconds the sending thread has waited on the connection so far: while Netty's outbound buffer was above its
+     * high water mark (the link, or the receiver, not taking bytes as fast as they are made) and for ACKs. On a slow
+     * link this is where the time goes; on loopback it is near zero.
+     */
+    public long waitedNanos() {
+        return waitedNanos;
+    }
+
     void flush() {
         pendingBytes = 0;
         channel.flush();
@@ -148,6 +159,15 @@ public final class NetworkSender implements AutoCloseable {
 
 
     private void awaitWritable() throws IOException {
+        long start = System.nanoTime();
+        try {
+            awaitWritableUntimed();
+        } finally {
+            waitedNanos += System.nanoTime() - start;
+        }
+    }
+
+    private void awaitWritableUntimed() throws IOException {
         flush();
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (replies) {
@@ -165,6 +185,15 @@ public final class NetworkSender implements AutoCloseable {
 
     /** Waits for the receiver's ACK of the map output just ended, at most the timeout. */
     void awaitAck() throws IOException {
+        long start = System.nanoTime();
+        try {
+            awaitAckUntimed();
+        } finally {
+            waitedNanos += System.nanoTime() - start;
+        }
+    }
+
+    private void awaitAckUntimed() throws IOException {
         flush();
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (replies) {

@@ -104,4 +104,60 @@ class NetworkBoundaryTest {
             }
         }
     }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("lineitemModesCodecs")
+    void lineitemRowsCrossInTheSeedsShapesAndReadBackVerified(BoundaryMode mode, ShuffleCodec codec) throws Exception {
+        // The seed's shape in small: 4 receivers, input batches coalesced to twice their size.
+        BoundaryShape shape = new BoundaryShape(4, 512, 1024);
+        try (BufferAllocator allocator = new RootAllocator()) {
+            try (BoundaryInput input = BoundaryInput.prepare(BoundaryWorkload.LINEITEM, INPUT, shape, mode, allocator);
+                 NetworkBoundary boundary = NetworkBoundary.open(input, mode, shape, codec, NetworkTransport.best(),
+                         allocator)) {
+                assertEquals(15, input.schema.getFields().size());
+                assertEquals(Math.round(INPUT.size.bytes() * INPUT.scale / LineitemRows.MEAN_BYTES_PER_ROW),
+                        input.rows);
+                NetworkBoundary.Sent sent = boundary.send();
+                try (ReceivedMapOutput received = boundary.receive(WAIT)) {
+                    VerificationResult verified = boundary.verify(received);
+                    assertTrue(verified.ok(), verified.toString());
+                    assertEquals(input.rows, verified.rowsRead());
+                    assertEquals(sent.batches, received.batches());
+                    if (mode != BoundaryMode.PER_SLICE) {
+                        for (int p = 0; p < 4; p++) {
+                            assertEquals((input.expected.rows(p) + 1023) / 1024, received.batches(p),
+                                    "partition " + p + " in batches of about the target");
+                        }
+                    }
+                }
+            }
+            Leaks.assertNone(allocator, 0, "lineitem " + mode + " " + codec);
+        }
+    }
+
+    static Stream<Arguments> lineitemModesCodecs() {
+        return Stream.of(BoundaryMode.COALESCE, BoundaryMode.NATIVE).flatMap(m -> Stream.of(ShuffleCodec.values())
+                .map(c -> Arguments.of(m, c)));
+    }
+
+    @Test
+    void lineitemRowsAreTheSameForEveryModeAndSeedAndLookLikeTpchs() {
+        BoundaryShape shape = new BoundaryShape(4, 500, 1000);
+        try (BufferAllocator allocator = new RootAllocator();
+             BoundaryInput a = BoundaryInput.prepare(BoundaryWorkload.LINEITEM, INPUT, shape, BoundaryMode.COALESCE,
+                     allocator);
+             BoundaryInput b = BoundaryInput.prepare(BoundaryWorkload.LINEITEM, INPUT, shape, BoundaryMode.NATIVE,
+                     allocator)) {
+            assertEquals(a.fingerprint, b.fingerprint);
+            for (int p = 0; p < 4; p++) {
+                assertEquals(a.expected.digest(p), b.expected.digest(p));
+                assertTrue(a.expected.rows(p) > a.rows / 8, "hash of l_orderkey spreads rows: " + a.expected.rows(p));
+            }
+            org.apache.arrow.vector.VectorSchemaRoot first = a.slices.rowsOf(0);
+            long quantity = ((org.apache.arrow.vector.BigIntVector) first.getVector("l_quantity")).get(0);
+            assertTrue(quantity >= 100 && quantity <= 5000 && quantity % 100 == 0, "quantity in hundredths: " + quantity);
+            String mode = first.getVector("l_shipmode").getObject(0).toString();
+            assertTrue(java.util.List.of("REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB").contains(mode), mode);
+        }
+    }
 }

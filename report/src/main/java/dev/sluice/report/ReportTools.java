@@ -167,6 +167,18 @@ public final class ReportTools {
                 environment.write(Paths.get(rest.get(0)));
                 return 0;
             }
+            case "net-map": {
+                // net-map OUT_DIR RESULT.json...: the link map of the network boundary (NetworkMap)
+                if (rest.size() < 2) {
+                    throw new UsageException("usage: net-map OUT_DIR RESULT.json...");
+                }
+                List<Path> jsons = new ArrayList<>();
+                for (String json : rest.subList(1, rest.size())) {
+                    jsons.add(existing(json));
+                }
+                System.out.println(NetworkMap.write(jsons, Paths.get(rest.get(0))));
+                return 0;
+            }
             case "table": {
                 if (rest.size() != 1) {
                     throw new UsageException("usage: table RESULT.json");

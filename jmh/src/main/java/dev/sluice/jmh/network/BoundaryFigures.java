@@ -25,9 +25,12 @@ final class BoundaryFigures implements Figures {
     /** The kernel's counters over the iteration's setup and measured map output (the whole process). */
     final Optional<ProcSelfIo> proc;
     final long inputBytes;
+    /** The link's results, and a paired run's mode and round. */
+    final List<Result> extra;
 
     BoundaryFigures(NetworkBoundary.Sent sent, long batchesReceived, long rowsReceived, long wireBytesReceived,
-                  long sendNanos, long readNanos, Optional<ProcSelfIo> proc, long inputBytes) {
+                  long sendNanos, long readNanos, Optional<ProcSelfIo> proc, long inputBytes, List<Result> extra) {
+        this.extra = extra;
         this.sent = sent;
         this.batchesReceived = batchesReceived;
         this.rowsReceived = rowsReceived;
@@ -57,6 +60,7 @@ final class BoundaryFigures implements Figures {
         out.add(avg("net.meanBatchRows", batchesReceived == 0 ? 0 : (double) rowsReceived / batchesReceived,
                 "rows"));
         out.add(avg("net.sendMillis", sendNanos / 1e6, "ms"));
+        out.add(avg("net.linkWaitMillis", sent.waitedNanos / 1e6, "ms"));
         out.add(avg("query.readMillis", readNanos / 1e6, "ms"));
         out.add(avg("query.totalMillis", (sendNanos + readNanos) / 1e6, "ms"));
         if (proc.isPresent()) {
@@ -68,6 +72,7 @@ final class BoundaryFigures implements Figures {
         } else {
             out.add(avg("proc.available", 0, "bool"));
         }
+        out.addAll(extra);
         return out;
     }
 

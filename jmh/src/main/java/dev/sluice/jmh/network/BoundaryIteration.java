@@ -55,7 +55,7 @@ public class BoundaryIteration {
                         + "input: " + verified);
             }
             Figures.publish(new BoundaryFigures(sent, received.batches(), received.rows(), received.wireBytes(),
-                    sendNanos, readNanos, proc, state.input().bytes));
+                    sendNanos, readNanos, proc, state.input().bytes, state.link().results()));
         }
     }
 }

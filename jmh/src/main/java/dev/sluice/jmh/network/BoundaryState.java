@@ -3,6 +3,7 @@ package dev.sluice.jmh.network;
 import dev.sluice.network.BoundaryInput;
 import dev.sluice.network.BoundaryMode;
 import dev.sluice.network.BoundaryShape;
+import dev.sluice.network.BoundaryWorkload;
 import dev.sluice.network.NetworkBoundary;
 import dev.sluice.network.NetworkTransport;
 import dev.sluice.core.input.DataSize;
@@ -61,6 +62,18 @@ public class BoundaryState {
     @Param({NetworkTransport.AUTO})
     public String transport;
 
+    /**
+     * The link crossed: native, emulated:rate=RATE[:burst=SIZE] or a profile ({@code LinkSpec}); an emulated one
+     * needs the run started by benchmarks.jar's main as root, which runs the forks in a namespace made for the run.
+     */
+    @Param({"native"})
+    public String link;
+
+    /** today (Sluice's generated table) or lineitem (TPC-H lineitem-like rows). */
+    @Param({"today"})
+    public String workload;
+
+    private LinkTrial linkTrial;
     private BufferAllocator allocator;
     private BoundaryInput input;
     private NetworkBoundary boundary;
@@ -72,9 +85,11 @@ public class BoundaryState {
         ShuffleCodec shuffleCodec = ShuffleCodec.parse("codec", codec);
         NetworkTransport net = NetworkTransport.parse("transport", transport);
         InputSpec spec = InputSpec.of(DataSize.parse("size", size), scale);
+        BoundaryWorkload rows = BoundaryWorkload.parse("workload", workload);
+        linkTrial = LinkTrial.open(link);
         allocator = new RootAllocator();
         long start = System.nanoTime();
-        input = BoundaryInput.prepare(spec, shape, boundaryMode, allocator);
+        input = BoundaryInput.prepare(rows, spec, shape, boundaryMode, allocator);
         boundary = NetworkBoundary.open(input, boundaryMode, shape, shuffleCodec, net, allocator);
         System.out.printf(Locale.ROOT, "%nsluice input: %s x %.3f, %d rows, %d bytes, %d batches of %d rows, "
                         + "%d slices in %d partitions, fingerprint %s, made in %.1f s; transport %s%n", size, scale,
@@ -84,6 +99,10 @@ public class BoundaryState {
 
     NetworkBoundary boundary() {
         return boundary;
+    }
+
+    LinkTrial link() {
+        return linkTrial;
     }
 
     BoundaryInput input() {

@@ -1,0 +1,325 @@
+package dev.sluice.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The link map of the network boundary (docs/network.md): {@code PairedBoundaryBenchmark} results over link rates,
+ * batch shapes and codecs, read back into one row per configuration: each mode's map outputs dealt by their
+ * {@code pair.mode}, paired by {@code pair.round}, and coalesce's time over native's as a {@link PairedRatio} with its
+ * 99% interval; the counters that explain it per mode (bytes copied, frames, write calls, time waiting on the link,
+ * bytes on the wire); and per shape and codec the rate where the winner flips, or that none was found in the range.
+ * Writes {@code map.md} and a chart per shape ({@code map-SHAPE.png}).
+ */
+final class NetworkMap {
+    static final String BENCHMARK = "PairedBoundaryBenchmark";
+
+    /** One configuration: a link, a shape, a codec. */
+    static final class Point {
+        String link;
+        double rateMbit;
+        double measuredMbit;
+        int inputRows;
+        int targetRows;
+        String codec;
+        List<String> modes;
+        long rows;
+        /** Per mode: its map outputs' times (ms), by round. */
+        final Map<Integer, Map<Integer, Double>> times = new TreeMap<>();
+        /** Per mode: the mean of each counter over its map outputs. */
+        final Map<Integer, Map<String, Double>> counters = new TreeMap<>();
+        PairedRatio ratio;
+
+        String shape() {
+            return String.format(Locale.ROOT, "%,d to %,d rows", inputRows, targetRows);
+        }
+    }
+
+    private static final List<String> COUNTERS = List.of("net.bytesCopied", "net.messages", "net.batchesReceived",
+            "proc.syscw", "net.linkWaitMillis", "net.wireBytes", "query.readMillis");
+
+    private NetworkMap() {}
+
+    static List<Point> read(List<Path> jsons) throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        List<Point> points = new ArrayList<>();
+        for (Path json : jsons) {
+            for (JsonNode result : mapper.readTree(json.toFile())) {
+                if (!result.path("benchmark").asText().contains(BENCHMARK)) {
+                    continue;
+                }
+                points.add(point(result));
+            }
+        }
+        points.sort(Comparator.comparing((Point p) -> p.inputRows).thenComparing(p -> p.codec)
+                .thenComparingDouble(p -> p.measuredMbit));
+        return points;
+    }
+
+    private static Point point(JsonNode result) {
+        JsonNode params = result.path("params");
+        Point p = new Point();
+        p.link = params.path("link").asText();
+        p.inputRows = params.path("inputRows").asInt();
+        p.targetRows = params.path("targetRows").asInt();
+        p.codec = params.path("codec").asText();
+        p.modes = List.of(params.path("modes").asText().split("\\+"));
+        JsonNode secondary = result.path("secondaryMetrics");
+        p.rateMbit = secondary.path("link.rateMbit").path("score").asDouble();
+        p.measuredMbit = secondary.path("link.measuredMbit").path("score").asDouble();
+        p.rows = Math.round(secondary.path("net.rowsVerified").path("score").asDouble());
+        List<Double> primary = flat(result.path("primaryMetric").path("rawData"));
+        List<Double> mode = flat(secondary.path("pair.mode").path("rawData"));
+        List<Double> round = flat(secondary.path("pair.round").path("rawData"));
+        if (mode.size() != primary.size() || round.size() != primary.size()) {
+            throw new IllegalStateException(p.link + " " + p.shape() + " " + p.codec + ": " + primary.size()
+                    + " times against " + mode.size() + " modes and " + round.size() + " rounds");
+        }
+        Map<Integer, Map<String, List<Double>>> counts = new TreeMap<>();
+        for (String c : COUNTERS) {
+            List<Double> values = flat(secondary.path(c).path("rawData"));
+            for (int i = 0; i < values.size() && i < mode.size(); i++) {
+                counts.computeIfAbsent(mode.get(i).intValue(), k -> new LinkedHashMap<>())
+                        .computeIfAbsent(c, k -> new ArrayList<>()).add(values.get(i));
+            }
+        }
+        for (int i = 0; i < primary.size(); i++) {
+            p.times.computeIfAbsent(mode.get(i).intValue(), k -> new TreeMap<>()).put(round.get(i).intValue(),
+                    primary.get(i));
+        }
+        counts.forEach((m, byCounter) -> {
+            Map<String, Double> means = new LinkedHashMap<>();
+            byCounter.forEach((c, v) -> means.put(c, v.stream().mapToDouble(Double::doubleValue).average()
+                    .orElse(Double.NaN)));
+            p.counters.put(m, means);
+        });
+        // Pairs: the rounds in which both the baseline (mode 0) and mode 1 sent a map output.
+        List<Double> base = new ArrayList<>();
+        List<Double> other = new ArrayList<>();
+        Map<Integer, Double> b = p.times.getOrDefault(0, Map.of());
+        Map<Integer, Double> o = p.times.getOrDefault(1, Map.of());
+        for (Map.Entry<Integer, Double> e : b.entrySet()) {
+            if (o.containsKey(e.getKey())) {
+                base.add(e.getValue());
+                other.add(o.get(e.getKey()));
+            }
+        }
+        if (!base.isEmpty()) {
+            p.ratio = PairedRatio.of(other, base);
+        }
+        return p;
+    }
+
+    private static List<Double> flat(JsonNode rawData) {
+        List<Double> out = new ArrayList<>();
+        for (JsonNode fork : rawData) {
+            for (JsonNode v : fork) {
+                out.add(v.asDouble());
+            }
+        }
+        return out;
+    }
+
+    static String verdict(Point p) {
+        if (p.ratio == null) {
+            return "no pairs";
+        }
+        if (!p.ratio.hasInterval()) {
+            return "one pair: no verdict";
+        }
+        String other = p.modes.get(1);
+        String base = p.modes.get(0);
+        if (p.ratio.slower()) {
+            return base + " faster";
+        }
+        if (p.ratio.faster()) {
+            return other + " faster";
+        }
+        return "no difference at 99%";
+    }
+
+    private static double mean(Map<Integer, Double> times) {
+        return times.values().stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+    }
+
+    /** Writes map.md and the charts into {@code out}; returns map.md. */
+    static Path write(List<Path> jsons, Path out) throws IOException {
+        List<Point> points = read(jsons);
+        if (points.isEmpty()) {
+            throw new IOException("no " + BENCHMARK + " results in " + jsons);
+        }
+        Files.createDirectories(out);
+        StringBuilder md = new StringBuilder();
+        md.append("# The network boundary over links of set bandwidth\n\n");
+        md.append("Made by `ReportTools net-map` from ").append(jsons.size()).append(" JMH result file(s). Each row is ")
+                .append("one fork in which the modes took turns map output by map output; the ratio is the second ")
+                .append("mode's time over the first's, pair by pair (the two map outputs of one round), as a ")
+                .append("geometric mean with its 99% interval (Student's t on the log ratios). A ratio above 1: the ")
+                .append("first mode is faster. Every map output was read back and verified.\n\n");
+        Map<String, List<Point>> byShape = new LinkedHashMap<>();
+        for (Point p : points) {
+            byShape.computeIfAbsent(p.shape(), k -> new ArrayList<>()).add(p);
+        }
+        int chart = 0;
+        for (Map.Entry<String, List<Point>> shape : byShape.entrySet()) {
+            List<Point> rows = shape.getValue();
+            String m0 = rows.get(0).modes.get(0);
+            String m1 = rows.get(0).modes.get(1);
+            md.append("## Input batches of ").append(shape.getKey()).append("\n\n");
+            md.append("| codec | link | set Mbit/s | measured Mbit/s | rows | pairs | ").append(m0).append(" ms | ")
+                    .append(m1).append(" ms | ").append(m1).append(" / ").append(m0)
+                    .append(" [99% interval] | verdict |\n|---|---|---|---|---|---|---|---|---|---|\n");
+            for (Point p : rows) {
+                md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %,d | %d | %.1f | %.1f | %s | %s |%n",
+                        p.codec, p.link, p.rateMbit == 0 ? "-" : String.format(Locale.ROOT, "%.0f", p.rateMbit),
+                        p.measuredMbit, p.rows, p.ratio == null ? 0 : p.ratio.pairs(), mean(p.times.get(0)),
+                        mean(p.times.get(1)), ratio(p.ratio), verdict(p)));
+            }
+            md.append("\nWhat each mode did per map output (means over its measured map outputs): bytes the sender ")
+                    .append("copied (coalescing plus serializing), frames, batches the receiver got, write-family ")
+                    .append("system calls of the process, time the sending thread waited on the connection, bytes on ")
+                    .append("the wire, the reduce side's read.\n\n");
+            md.append("| codec | link | mode | MB copied | frames | batches | write calls | waiting on the link ms | "
+                    + "wire MB | read ms |\n|---|---|---|---|---|---|---|---|---|---|\n");
+            for (Point p : rows) {
+                for (Map.Entry<Integer, Map<String, Double>> e : p.counters.entrySet()) {
+                    Map<String, Double> c = e.getValue();
+                    md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.1f | %.0f | %.0f | %.0f | %.1f | %.1f | "
+                                    + "%.1f |%n", p.codec, p.link, p.modes.get(e.getKey()),
+                            c.getOrDefault("net.bytesCopied", Double.NaN) / 1e6,
+                            c.getOrDefault("net.messages", Double.NaN), c.getOrDefault("net.batchesReceived",
+                                    Double.NaN), c.getOrDefault("proc.syscw", Double.NaN),
+                            c.getOrDefault("net.linkWaitMillis", Double.NaN),
+                            c.getOrDefault("net.wireBytes", Double.NaN) / 1e6,
+                            c.getOrDefault("query.readMillis", Double.NaN)));
+                }
+            }
+            md.append("\n### Where the winner flips\n\n");
+            Map<String, List<Point>> byCodec = new LinkedHashMap<>();
+            for (Point p : rows) {
+                byCodec.computeIfAbsent(p.codec, k -> new ArrayList<>()).add(p);
+            }
+            for (Map.Entry<String, List<Point>> codec : byCodec.entrySet()) {
+                md.append("- codec ").append(codec.getKey()).append(": ").append(flip(codec.getValue())).append('\n');
+            }
+            String file = "map-" + (++chart) + ".png";
+            chart(out.resolve(file), "Input batches of " + shape.getKey() + ": " + m1 + " / " + m0, byCodec);
+            md.append("\n![").append(m1).append(" over ").append(m0).append(", ").append(shape.getKey()).append("](")
+                    .append(file).append(")\n\n");
+        }
+        Path map = out.resolve("map.md");
+        Files.writeString(map, md.toString(), StandardCharsets.UTF_8);
+        return map;
+    }
+
+    static String ratio(PairedRatio r) {
+        if (r == null) {
+            return "-";
+        }
+        return r.hasInterval() ? String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", r.ratio, r.low, r.high)
+                : String.format(Locale.ROOT, "%.3f (one pair: no interval)", r.ratio);
+    }
+
+    /**
+     * The flip, in order of measured link rate: between two neighbouring rates whose verdicts are opposite (each
+     * interval wholly on its side of 1), the rate where the log ratio, straight between them in log rate, is 0.
+     */
+    static String flip(List<Point> points) {
+        List<Point> sorted = new ArrayList<>(points);
+        sorted.sort(Comparator.comparingDouble(p -> p.measuredMbit));
+        List<String> flips = new ArrayList<>();
+        for (int i = 0; i + 1 < sorted.size(); i++) {
+            Point a = sorted.get(i);
+            Point b = sorted.get(i + 1);
+            if (a.ratio == null || b.ratio == null) {
+                continue;
+            }
+            boolean opposite = (a.ratio.slower() && b.ratio.faster()) || (a.ratio.faster() && b.ratio.slower());
+            boolean crosses = (a.ratio.ratio - 1) * (b.ratio.ratio - 1) < 0;
+            if (crosses) {
+                double la = Math.log(a.measuredMbit);
+                double lb = Math.log(b.measuredMbit);
+                double ra = Math.log(a.ratio.ratio);
+                double rb = Math.log(b.ratio.ratio);
+                double at = Math.exp(la + (lb - la) * ra / (ra - rb));
+                flips.add(String.format(Locale.ROOT, "%s between %.0f Mbit/s (%s: %s) and %.0f Mbit/s (%s: %s); "
+                                + "straight in log rate, the ratio is 1 at about %.0f Mbit/s",
+                        opposite ? "flips" : "the mean ratio crosses 1, but not both intervals (no flip at 99%)",
+                        a.measuredMbit, a.link, ratio(a.ratio), b.measuredMbit, b.link, ratio(b.ratio), at));
+            }
+        }
+        if (flips.isEmpty()) {
+            List<String> verdicts = new ArrayList<>();
+            for (Point p : sorted) {
+                verdicts.add(String.format(Locale.ROOT, "%s at %.0f Mbit/s", verdict(p), p.measuredMbit));
+            }
+            return "no flip found from " + String.format(Locale.ROOT, "%.0f to %.0f Mbit/s",
+                    sorted.get(0).measuredMbit, sorted.get(sorted.size() - 1).measuredMbit) + ": "
+                    + String.join(", ", verdicts);
+        }
+        return String.join("; ", flips);
+    }
+
+    private static void chart(Path png, String title, Map<String, List<Point>> byCodec) throws IOException {
+        XYChart chart = new XYChartBuilder().width(900).height(500).title(title)
+                .xAxisTitle("link throughput measured through it, Mbit/s (log)").yAxisTitle("time ratio").build();
+        chart.getStyler().setXAxisLogarithmic(true);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        double minX = Double.MAX_VALUE;
+        double maxX = 0;
+        for (Map.Entry<String, List<Point>> codec : byCodec.entrySet()) {
+            List<Double> x = new ArrayList<>();
+            List<Double> y = new ArrayList<>();
+            List<Double> lo = new ArrayList<>();
+            List<Double> hi = new ArrayList<>();
+            List<Point> sorted = new ArrayList<>(codec.getValue());
+            sorted.sort(Comparator.comparingDouble(p -> p.measuredMbit));
+            for (Point p : sorted) {
+                if (p.ratio == null) {
+                    continue;
+                }
+                x.add(p.measuredMbit);
+                y.add(p.ratio.ratio);
+                lo.add(p.ratio.hasInterval() ? p.ratio.low : p.ratio.ratio);
+                hi.add(p.ratio.hasInterval() ? p.ratio.high : p.ratio.ratio);
+                minX = Math.min(minX, p.measuredMbit);
+                maxX = Math.max(maxX, p.measuredMbit);
+            }
+            if (x.isEmpty()) {
+                continue;
+            }
+            chart.addSeries("codec " + codec.getKey(), x, y).setMarker(SeriesMarkers.CIRCLE);
+            XYSeries low = chart.addSeries("codec " + codec.getKey() + " 99% low", x, lo);
+            low.setMarker(SeriesMarkers.NONE);
+            low.setLineStyle(new java.awt.BasicStroke(1f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
+                    10f, new float[] {4f, 4f}, 0f));
+            XYSeries high = chart.addSeries("codec " + codec.getKey() + " 99% high", x, hi);
+            high.setMarker(SeriesMarkers.NONE);
+            high.setLineStyle(low.getLineStyle());
+        }
+        if (maxX > 0) {
+            XYSeries one = chart.addSeries("1 (no difference)", List.of(minX, maxX), List.of(1.0, 1.0));
+            one.setMarker(SeriesMarkers.NONE);
+            one.setLineColor(java.awt.Color.GRAY);
+        }
+        BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+}
