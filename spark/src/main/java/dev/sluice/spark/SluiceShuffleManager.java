@@ -76,7 +76,8 @@ public class SluiceShuffleManager extends SortShuffleManager {
         SluiceExecutors shared = executors();
         ShuffleCodec codec = Eligibility.codec(conf);
         return new StrategyShuffleWriter<>(dependency, mapId, metrics,
-                shared.executor(spec, dependency.partitioner().numPartitions()), shared, codec, settings.batchBytes,
+                shared.lease(spec, dependency.partitioner().numPartitions(), handle.shuffleId()), shared, codec,
+                settings.batchBytes,
                 conf.getBoolean("spark.shuffle.checksum.enabled", true), components, shuffleBlockResolver(),
                 SparkEnv.get().blockManager().shuffleServerId(),
                 () -> sluiceMaps.computeIfAbsent(handle.shuffleId(), id -> ConcurrentHashMap.newKeySet()).add(mapId));
@@ -105,7 +106,10 @@ public class SluiceShuffleManager extends SortShuffleManager {
         return shared;
     }
 
-    /** Removes the map outputs Sluice wrote for {@code shuffleId}, then Spark's own. */
+    /**
+     * Removes the map outputs Sluice wrote for {@code shuffleId}, forgets why it fell back if it did, retires the
+     * strategy executors no registered shuffle uses any more, then removes Spark's own outputs.
+     */
     @Override
     public boolean unregisterShuffle(int shuffleId) {
         Set<Long> maps = sluiceMaps.remove(shuffleId);
@@ -114,21 +118,37 @@ public class SluiceShuffleManager extends SortShuffleManager {
                 shuffleBlockResolver().removeDataByMap(shuffleId, mapId);
             }
         }
+        fallbacks.remove(shuffleId);
+        SluiceExecutors shared = executors;
+        if (shared != null) {
+            shared.unregister(shuffleId);
+        }
         return super.unregisterShuffle(shuffleId);
     }
 
-    /** Stops Sluice's executors, removes its scratch directory, then stops Spark's manager. */
+    /**
+     * Stops Sluice's executors and removes its scratch directories, then stops Spark's manager. Never throws:
+     * {@code SparkEnv.stop} calls this with nothing around it, and what it would skip after a throw (the block manager's
+     * and the RPC environment's shutdown) matters more than a strategy pool that did not stop in time or memory a
+     * strategy did not give back; both are logged.
+     */
     @Override
     public void stop() {
         SluiceExecutors shared = executors;
         executors = null;
-        try {
-            if (shared != null) {
+        if (shared != null) {
+            try {
                 shared.close();
+            } catch (RuntimeException e) {
+                LOG.warn("Stopping Sluice's executors failed; Spark's shuffle manager stops anyway", e);
             }
-        } finally {
-            super.stop();
         }
+        super.stop();
+    }
+
+    /** This JVM's shared Sluice state, or null before its first Sluice map task (tests force a leak through it). */
+    SluiceExecutors shared() {
+        return executors;
     }
 
     /** Sluice's counted I/O in this JVM so far (all zero before the first Sluice map task here). */
@@ -144,10 +164,16 @@ public class SluiceShuffleManager extends SortShuffleManager {
         return out;
     }
 
-    /** The strategy executors started in this JVM, by spec and partition count. */
+    /** The strategy executors running in this JVM (started, not retired), by spec and partition count. */
     public List<String> startedExecutors() {
         SluiceExecutors shared = executors;
         return shared == null ? List.of() : shared.started();
+    }
+
+    /** Strategy executors started in this JVM so far, retired ones included. */
+    public long executorsStartedSoFar() {
+        SluiceExecutors shared = executors;
+        return shared == null ? 0 : shared.startedSoFar();
     }
 
     /** Batches cut by this JVM's committed Sluice map tasks so far (0 before the first). */

@@ -3,7 +3,6 @@ package dev.sluice.spark;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.MapTask;
-import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.spi.StreamFormat;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.MapOutputFiles;
@@ -58,7 +57,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private final ShuffleDependency<K, V, ?> dependency;
     private final long mapId;
     private final ShuffleWriteMetricsReporter metrics;
-    private final ShuffleExecutor executor;
+    private final SluiceExecutors.Lease lease;
     private final SluiceExecutors executors;
     private final CountedStorage storage;
     private final Path dir;
@@ -74,13 +73,13 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private boolean stopped;
 
     StrategyShuffleWriter(ShuffleDependency<K, V, ?> dependency, long mapId, ShuffleWriteMetricsReporter metrics,
-                          ShuffleExecutor executor, SluiceExecutors executors, ShuffleCodec codec, long batchBytes,
+                          SluiceExecutors.Lease lease, SluiceExecutors executors, ShuffleCodec codec, long batchBytes,
                           boolean checksums, ShuffleExecutorComponents components, IndexShuffleBlockResolver resolver,
                           BlockManagerId location, Runnable onCommitted) {
         this.dependency = dependency;
         this.mapId = mapId;
         this.metrics = metrics;
-        this.executor = executor;
+        this.lease = lease;
         this.executors = executors;
         this.storage = executors.storage();
         this.dir = executors.dir();
@@ -102,7 +101,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         RowBatches batches = new RowBatches(partitioner.numPartitions(), dependency.serializer().newInstance(),
                 batchBytes, codec);
         MapOutput output = null;
-        try (dev.sluice.spi.ShuffleWriter writer = executor.createMapOutputWriter(
+        try (dev.sluice.spi.ShuffleWriter writer = lease.executor().createMapOutputWriter(
                 new MapTask(shuffleId, mapId, CONCATENATED))) {
             while (true) {
                 long fetch = System.nanoTime();
@@ -131,8 +130,12 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         } catch (Error e) {
             throw failed(output, e);
         } finally {
-            if (output != null) {
-                output.close();
+            try {
+                if (output != null) {
+                    output.close();
+                }
+            } finally {
+                lease.release();
             }
         }
         long bytes = 0;
@@ -209,6 +212,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
             return Option.empty();
         }
         stopped = true;
+        lease.release(); // write() released it, unless it never ran
         if (success) {
             if (status == null) {
                 throw new IllegalStateException("stop(true) before write() committed map " + mapId);

@@ -14,6 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.spi.InvalidParameterException;
 import java.io.IOException;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,13 +66,27 @@ class SluiceShuffleManagerTest {
         stock = job("stock");
     }
 
+    /**
+     * Stops the session with a buffer still held in Sluice's allocator: the manager's stop logs the leak and carries
+     * on, so the SparkContext stops (SparkEnv.stop calls the manager's stop with nothing around it). The buffer is
+     * given back after, and the allocator ends at zero.
+     */
     @AfterAll
-    void stopSpark() throws IOException {
+    void stopSparkWithAForcedLeak() throws IOException {
         SluiceShuffleManager manager = manager();
         Path scratch = manager.scratchDirectory();
+        SluiceExecutors shared = manager.shared();
+        assertNotNull(shared, "no Sluice map task ran");
+        BufferAllocator leaking = shared.allocator().newChildAllocator("test-leak", 0, Long.MAX_VALUE);
+        ArrowBuf leaked = leaking.buffer(4096);
         try {
             spark.stop();
+            assertTrue(spark.sparkContext().isStopped(), "the SparkContext did not stop");
         } finally {
+            leaked.close();
+            assertEquals(0, shared.allocatedBytes(), "Sluice's allocator after the leaked buffer was given back");
+            // The root was closed (and said the child was open): closing the child now is refused by the root.
+            assertThrows(IllegalStateException.class, leaking::close);
             assertNotNull(scratch, "no Sluice map task ran");
             assertFalse(Files.exists(scratch), "stop left Sluice's scratch directory " + scratch);
             Cleanup.deleteTree(localDir);
@@ -114,6 +130,51 @@ class SluiceShuffleManagerTest {
         assertTrue(manager().offHeapPeakBytes() > 0, "Sluice's direct memory was never read as held");
         assertTrue(manager().startedExecutors().stream().anyMatch(e -> e.startsWith(strategy + " / 16 partitions")),
                 manager().startedExecutors().toString());
+    }
+
+    /**
+     * Twenty shuffles, each of its own partition count, each starting a strategy executor (a writer configuration
+     * holds the partition count); once Spark unregisters them (its ContextCleaner's path, blocking), no executor and
+     * no strategy thread is left, and their fallbacks are forgotten.
+     */
+    @Test
+    void anApplicationWithTwentyShufflesOfDifferentPartitionCountsEndsWithTheExecutorsThreadsRetired() {
+        long threadsBefore = strategyThreads();
+        long startedBefore = manager().executorsStartedSoFar();
+        int before = spark.sparkContext().newShuffleId();
+        spark.conf().set(SluiceSparkConf.STRATEGY, "buffered");
+        try {
+            for (int partitions = 101; partitions <= 120; partitions++) {
+                long rows = spark.range(0, 2_000, 1, 2).repartition(partitions).count();
+                assertEquals(2_000, rows);
+            }
+        } finally {
+            spark.conf().unset(SluiceSparkConf.STRATEGY);
+        }
+        // Each partition count started its own executor (some may already be retired: Spark's ContextCleaner removes
+        // a shuffle once its dependency is garbage).
+        assertTrue(manager().executorsStartedSoFar() >= startedBefore + 20,
+                (manager().executorsStartedSoFar() - startedBefore) + " executors started");
+        int after = spark.sparkContext().newShuffleId();
+        for (int shuffleId = before; shuffleId < after; shuffleId++) {
+            spark.sparkContext().cleaner().get().doCleanupShuffle(shuffleId, true);
+        }
+        for (int partitions = 101; partitions <= 120; partitions++) {
+            String key = "buffered / " + partitions + " partitions";
+            assertFalse(manager().startedExecutors().contains(key), key + " still runs");
+        }
+        assertTrue(manager().fallbacks().stream().noneMatch(f -> {
+            int id = Integer.parseInt(f.substring("shuffle ".length(), f.indexOf(':')));
+            return id >= before && id < after;
+        }), manager().fallbacks().toString());
+        // Other tests' executors may be retired meanwhile (the ContextCleaner) and none starts: at most as many.
+        assertTrue(strategyThreads() <= threadsBefore, "strategy threads: " + threadsBefore + " before the 20 "
+                + "shuffles, " + strategyThreads() + " after they were removed");
+    }
+
+    private static long strategyThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("sluice-")).count();
     }
 
     @Test
