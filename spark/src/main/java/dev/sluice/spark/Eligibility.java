@@ -31,6 +31,10 @@ public final class Eligibility {
             return "it asks for row-based checksums (spark.sql.shuffle.orderIndependentChecksum.enabled), which "
                     + "Sluice's writers do not compute";
         }
+        if (conf.getBoolean("spark.shuffle.useOldFetchProtocol", false)) {
+            return "spark.shuffle.useOldFetchProtocol is true: map ids are then partition indices (ShuffleMapTask), "
+                    + "so two attempts of one map would share Sluice's scratch names and Spark's output names";
+        }
         return whyNotCodec(conf);
     }
 

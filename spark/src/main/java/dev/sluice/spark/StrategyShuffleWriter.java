@@ -32,7 +32,9 @@ import scala.collection.Iterator;
  * single-file map output writer takes that file over (a rename) and writes the index and checksum files under the
  * names Spark chooses ({@code IndexShuffleBlockResolver.writeMetadataFileAndCommit}), as
  * {@code UnsafeShuffleWriter} does with a single spill file. A failure aborts the strategy's writer and removes what
- * it made; {@code stop(false)} after a commit removes the committed output.
+ * it made; {@code stop(false)} after a commit removes the committed output. Spark's files under this map id are this
+ * attempt's once its transfer went through, because map ids are task attempt ids: {@link Eligibility} sends
+ * {@code spark.shuffle.useOldFetchProtocol=true}, where they are partition indices, to Spark's writers.
  *
  * <p>Task metrics: records, bytes written (the committed partitions' lengths) and write time as spark-rapids'
  * multithreaded writer defines it ({@code RapidsShuffleThreadedWriterBase.write}: the whole of {@code write} less the
@@ -71,6 +73,8 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private MapStatus status;
     private long[] partitionLengths;
     private boolean stopped;
+    /** Whether Spark took this attempt's data file over (its index and data are under Spark's names since). */
+    private boolean transferred;
 
     StrategyShuffleWriter(ShuffleDependency<K, V, ?> dependency, long mapId, ShuffleWriteMetricsReporter metrics,
                           SluiceExecutors.Lease lease, SluiceExecutors executors, ShuffleCodec codec, long batchBytes,
@@ -118,7 +122,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
             batches.finish(writer);
             output = writer.commit();
             partitionLengths = output.partitionLengths().clone();
-            handOver(shuffleId, output);
+            handOver(shuffleId, output, partitionLengths);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw failed(output, (IOException) new InterruptedIOException("map task " + mapId
@@ -153,9 +157,12 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     /**
      * Gives the committed data file to Spark's single-file map output writer with its lengths and the strategy's
      * checksums (when Spark's are on), then forgets it in Sluice's storage and removes the strategy's own index and
-     * checksum files.
+     * checksum files. {@code lengths} is what the MapStatus is built from, after this: where an earlier attempt of the
+     * same map id already committed, {@code IndexShuffleBlockResolver.writeMetadataFileAndCommit} keeps that output,
+     * deletes this one and copies the kept lengths into the array it was given, as {@code UnsafeShuffleWriter} relies
+     * on (its {@code partitionLengths} is the array it passes), so the MapStatus describes what reducers will read.
      */
-    private void handOver(int shuffleId, MapOutput output) throws IOException {
+    private void handOver(int shuffleId, MapOutput output, long[] lengths) throws IOException {
         MapOutputFiles files = new MapOutputFiles(dir, shuffleId, mapId);
         if (!output.files().contains(files.dataFile())) {
             throw new IOException("the strategy committed map " + mapId + " of shuffle " + shuffleId + " as "
@@ -169,7 +176,8 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
             throw new IOException("the shuffle IO plugin (spark.shuffle.sort.io.plugin.class) gives no single-file "
                     + "map output writer, which Sluice hands its data files to");
         }
-        single.get().transferMapSpillFile(files.dataFile().toFile(), output.partitionLengths(), sums);
+        single.get().transferMapSpillFile(files.dataFile().toFile(), lengths, sums);
+        transferred = true;
         for (Path file : output.files()) {
             storage.delete(file); // the data file is Spark's now (moved away): this only forgets it
         }
@@ -193,13 +201,19 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         return sums;
     }
 
-    /** Removes what this map task committed or left, keeps the first failure, and returns it to throw. */
+    /**
+     * Removes what this map task committed or left, keeps the first failure, and returns it to throw. Spark's files of
+     * this map id are removed only once this attempt's transfer went through: before it, any there are another
+     * attempt's.
+     */
     private <T extends Throwable> T failed(MapOutput output, T failure) {
         try {
             if (output != null) {
                 output.delete(storage);
             }
-            resolver.removeDataByMap(dependency.shuffleId(), mapId);
+            if (transferred) {
+                resolver.removeDataByMap(dependency.shuffleId(), mapId);
+            }
         } catch (IOException | RuntimeException e) {
             failure.addSuppressed(e);
         }

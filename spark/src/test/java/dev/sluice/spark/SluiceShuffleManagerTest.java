@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.hash;
 import static org.apache.spark.sql.functions.spark_partition_id;
 import static org.apache.spark.sql.functions.sum;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -24,7 +25,16 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
+import org.apache.spark.TaskContext$;
+import org.apache.spark.executor.ShuffleWriteMetrics;
+import org.apache.spark.rdd.ShuffledRDD;
+import org.apache.spark.scheduler.MapStatus;
+import org.apache.spark.scheduler.MapStatus$;
+import org.apache.spark.serializer.KryoSerializer;
+import org.apache.spark.shuffle.IndexShuffleBlockResolver;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -175,6 +185,77 @@ class SluiceShuffleManagerTest {
     private static long strategyThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && t.getName().startsWith("sluice-")).count();
+    }
+
+    /**
+     * What {@code spark.shuffle.useOldFetchProtocol=true} would do (map id = partition index): two attempts of one map
+     * on one executor. Spark keeps the first attempt's output ({@code writeMetadataFileAndCommit}) and deletes the
+     * second's, so the second's MapStatus must carry the kept lengths, those of the index, or reducers would skip
+     * blocks by a size that is not there. The setting itself sends shuffles to Spark's writers, with the reason.
+     */
+    @Test
+    void twoAttemptsOfOneMapGiveAMapStatusEqualToTheIndexSparkKept() throws IOException {
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        @SuppressWarnings("unchecked")
+        ShuffledRDD<Integer, Integer, Integer> shuffled = (ShuffledRDD<Integer, Integer, Integer>) sc
+                .parallelize(List.of(1, 2), 1).mapToPair(i -> new Tuple2<>(i, i)).partitionBy(new HashPartitioner(4))
+                .rdd();
+        shuffled.setSerializer(new KryoSerializer(spark.sparkContext().getConf()));
+        ShuffleDependency<?, ?, ?> dependency = (ShuffleDependency<?, ?, ?>) shuffled.dependencies().head();
+        int shuffleId = dependency.shuffleId();
+        long mapId = 987_654_321L;
+        try {
+            long[] first = attempt(dependency, mapId, 1_000).getPartitionLengths();
+            org.apache.spark.shuffle.ShuffleWriter<Integer, Integer> second = attempt(dependency, mapId, 10);
+            MapStatus status = second.stop(true).get();
+            long[] index = indexLengths(shuffleId, mapId, 4);
+            assertArrayEquals(first, index, "the index is not the first attempt's");
+            assertArrayEquals(index, second.getPartitionLengths(), "the second attempt's lengths");
+            for (int p = 0; p < 4; p++) {
+                assertEquals(MapStatus$.MODULE$.decompressSize(MapStatus$.MODULE$.compressSize(index[p])),
+                        status.getSizeForBlock(p), "MapStatus size of partition " + p);
+            }
+            assertEquals(index.length == 0 ? 0 : java.util.Arrays.stream(index).sum(),
+                    Files.size(resolver().getDataFile(shuffleId, mapId).toPath()), "data file of the kept attempt");
+        } finally {
+            // What the block manager's endpoint calls on RemoveShuffle; the ContextCleaner would skip this shuffle,
+            // which never reached the scheduler (MapOutputTracker.containsShuffle).
+            manager().unregisterShuffle(shuffleId);
+        }
+        assertFalse(resolver().getDataFile(shuffleId, mapId).exists(), "unregistering left the map's data file");
+        String why = Eligibility.whyNot(dependency, new SparkConf(false).set("spark.shuffle.useOldFetchProtocol", "true"));
+        assertTrue(why != null && why.contains("useOldFetchProtocol"), String.valueOf(why));
+    }
+
+    @SuppressWarnings("unchecked")
+    private org.apache.spark.shuffle.ShuffleWriter<Integer, Integer> attempt(ShuffleDependency<?, ?, ?> dependency,
+                                                                            long mapId, int records) throws IOException {
+        org.apache.spark.shuffle.ShuffleWriter<Integer, Integer> writer = manager().getWriter(
+                dependency.shuffleHandle(), mapId, TaskContext$.MODULE$.empty(), new ShuffleWriteMetrics());
+        assertTrue(writer instanceof StrategyShuffleWriter, writer.getClass().getName());
+        List<scala.Product2<Integer, Integer>> input = new ArrayList<>();
+        for (int i = 0; i < records; i++) {
+            input.add(new Tuple2<>(i, i));
+        }
+        writer.write(scala.jdk.javaapi.CollectionConverters.asScala(input.iterator()));
+        return writer;
+    }
+
+    private static IndexShuffleBlockResolver resolver() {
+        return (IndexShuffleBlockResolver) manager().shuffleBlockResolver();
+    }
+
+    private static long[] indexLengths(int shuffleId, long mapId, int partitions) throws IOException {
+        java.nio.ByteBuffer offsets = java.nio.ByteBuffer.wrap(Files.readAllBytes(
+                resolver().getIndexFile(shuffleId, mapId, scala.Option.empty()).toPath()));
+        long[] lengths = new long[partitions];
+        long previous = offsets.getLong();
+        for (int p = 0; p < partitions; p++) {
+            long next = offsets.getLong();
+            lengths[p] = next - previous;
+            previous = next;
+        }
+        return lengths;
     }
 
     @Test
