@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What an executor JVM's Sluice shares between its map tasks, as spark-rapids' pools are executor-wide: one counted
- * storage, one allocator, a scratch directory of its own inside one of Spark's local directories (so that handing a
- * finished data file to Spark is a rename), and one strategy executor per strategy spec and partition count (a
+ * storage, one allocator, a scratch directory of its own inside each of Spark's local directories (a map task writes in
+ * the one where Spark will put its data file, so that handing the file to Spark is a rename), and one strategy executor per strategy spec and partition count (a
  * writer configuration holds the partition count), started by the first map task that needs it and shared by the
  * concurrent ones, and retired once Spark unregistered every shuffle that used it. Closing stops every executor, closes
  * the allocator and removes the directory.
@@ -30,7 +30,12 @@ import org.slf4j.LoggerFactory;
 final class SluiceExecutors implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SluiceExecutors.class);
     private final SluiceSparkConf settings;
-    private final Path dir;
+    /** Spark's local dirs of this executor ({@code DiskBlockManager.localDirs}, one per disk) and Sluice's in each. */
+    private final List<Path> localDirs;
+    private final List<Path> dirs;
+    private final java.util.concurrent.atomic.AtomicLong renamed = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong copied = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong acrossLocalDirs = new java.util.concurrent.atomic.AtomicLong();
     private final CountedStorage storage = new CountedStorage();
     private final BufferAllocator allocator = new RootAllocator();
     private final Map<String, Started> executors = new LinkedHashMap<>();
@@ -38,10 +43,22 @@ final class SluiceExecutors implements AutoCloseable {
     private boolean closed;
     private long startedSoFar;
 
-    /** Creates nothing on disk yet: {@code localDir} gets a {@code sluice-<uuid>} directory on first use. */
-    SluiceExecutors(SluiceSparkConf settings, Path localDir) {
+    /**
+     * Creates nothing on disk yet: each of Spark's {@code localDirs} gets a {@code sluice-<uuid>} directory when the
+     * first map task whose data file Spark puts there starts.
+     */
+    SluiceExecutors(SluiceSparkConf settings, List<Path> localDirs) {
+        if (localDirs.isEmpty()) {
+            throw new IllegalArgumentException("no local dir: Spark's block manager has none");
+        }
         this.settings = settings;
-        this.dir = localDir.resolve("sluice-" + UUID.randomUUID());
+        this.localDirs = List.copyOf(localDirs);
+        String name = "sluice-" + UUID.randomUUID();
+        List<Path> mine = new ArrayList<>();
+        for (Path localDir : localDirs) {
+            mine.add(localDir.resolve(name));
+        }
+        this.dirs = List.copyOf(mine);
     }
 
     /**
@@ -59,7 +76,7 @@ final class SluiceExecutors implements AutoCloseable {
         if (started == null) {
             BufferAllocator child = allocator.newChildAllocator("strategy " + key, 0, Long.MAX_VALUE);
             try {
-                started = new Started(key, spec.createExecutor(settings.writerConfig(partitions, dir), storage, child),
+                started = new Started(key, spec.createExecutor(settings.writerConfig(partitions, dirs.get(0)), storage, child),
                         child);
             } catch (RuntimeException | Error e) {
                 child.close();
@@ -174,8 +191,58 @@ final class SluiceExecutors implements AutoCloseable {
         return storage;
     }
 
-    Path dir() {
-        return dir;
+    /**
+     * The scratch directory for a map task whose data file Spark will put at {@code dataFile}: Sluice's in the same
+     * local dir, so that {@code transferMapSpillFile}'s move is a rename. Spark hashes each map's files across its
+     * local dirs ({@code DiskBlockManager.getFile}: {@code localDirs(hash % n)/subdir/name}); with one fixed scratch
+     * dir every map whose file hashes elsewhere would be copied across devices, and one disk would take all writes.
+     */
+    Path scratchFor(java.io.File dataFile) {
+        Path file = dataFile.toPath().toAbsolutePath();
+        for (int i = 0; i < localDirs.size(); i++) {
+            if (file.startsWith(localDirs.get(i).toAbsolutePath())) {
+                return dirs.get(i);
+            }
+        }
+        throw new IllegalStateException("Spark's data file " + dataFile + " is in none of its local dirs " + localDirs);
+    }
+
+    /** Sluice's scratch directories, one in each of Spark's local dirs (made on first use). */
+    List<Path> dirs() {
+        return dirs;
+    }
+
+    /**
+     * Counts how Spark took a data file over: from Sluice's scratch dir in the same local dir as its final name or from
+     * another, and (where the file system says) by a rename (the file at its final name is the one Sluice wrote, the
+     * same inode) or not.
+     */
+    void transferred(Path scratch, java.io.File taken, Boolean byRename) {
+        Path file = taken.toPath().toAbsolutePath();
+        if (!file.startsWith(scratch.toAbsolutePath().getParent())) {
+            acrossLocalDirs.incrementAndGet();
+        }
+        if (byRename != null) {
+            (byRename ? renamed : copied).incrementAndGet();
+        }
+    }
+
+    /** Data files Spark took over from a scratch dir in another local dir than their final name's, so far. */
+    long transfersAcrossLocalDirs() {
+        return acrossLocalDirs.get();
+    }
+
+    /** Data files Spark took over by a rename, so far. */
+    long transfersByRename() {
+        return renamed.get();
+    }
+
+    /**
+     * Data files whose final name holds another file after Spark took them over, so far: a copy across devices (or an
+     * earlier attempt's output that Spark kept, which attempt ids as map ids rule out).
+     */
+    long transfersByCopy() {
+        return copied.get();
     }
 
     /** Sluice's counted I/O in this JVM so far, all strategies and map tasks together. */
@@ -242,10 +309,12 @@ final class SluiceExecutors implements AutoCloseable {
         } catch (RuntimeException e) {
             failure = add(failure, e);
         }
-        try {
-            Cleanup.deleteTree(dir);
-        } catch (IOException e) {
-            failure = add(failure, new java.io.UncheckedIOException("removing " + dir + " failed", e));
+        for (Path dir : dirs) {
+            try {
+                Cleanup.deleteTree(dir);
+            } catch (IOException e) {
+                failure = add(failure, new java.io.UncheckedIOException("removing " + dir + " failed", e));
+            }
         }
         if (failure != null) {
             throw failure;

@@ -98,7 +98,11 @@ public class SluiceShuffleManager extends SortShuffleManager {
                     ShuffleExecutorComponents io = ShuffleDataIOUtils.loadShuffleDataIO(conf).executor();
                     io.initializeExecutor(conf.getAppId(), env.executorId(), Map.of());
                     components = io;
-                    shared = new SluiceExecutors(settings, Path.of(localDirs[0].getPath()));
+                    List<Path> dirs = new ArrayList<>();
+                    for (java.io.File localDir : localDirs) {
+                        dirs.add(localDir.toPath());
+                    }
+                    shared = new SluiceExecutors(settings, dirs);
                     executors = shared;
                 }
             }
@@ -197,9 +201,20 @@ public class SluiceShuffleManager extends SortShuffleManager {
         return shared == null ? 0 : shared.peakAllocatedBytes();
     }
 
-    /** Sluice's scratch directory in this JVM, or null before its first map task. */
-    public Path scratchDirectory() {
+    /** Sluice's scratch directories in this JVM, one in each of Spark's local dirs; empty before its first map task. */
+    public List<Path> scratchDirectories() {
         SluiceExecutors shared = executors;
-        return shared == null ? null : shared.dir();
+        return shared == null ? List.of() : shared.dirs();
+    }
+
+    /**
+     * Data files Spark took over from Sluice in this JVM by a rename (the file at Spark's name is the one Sluice wrote)
+     * and not ({@code unix:ino}, where the file system has it), and from a scratch dir in another local dir than the
+     * data file's: {@code {renames, copies, across local dirs}}.
+     */
+    public long[] transfers() {
+        SluiceExecutors shared = executors;
+        return shared == null ? new long[3] : new long[] {shared.transfersByRename(), shared.transfersByCopy(),
+            shared.transfersAcrossLocalDirs()};
     }
 }

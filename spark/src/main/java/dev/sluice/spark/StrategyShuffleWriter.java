@@ -86,7 +86,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         this.lease = lease;
         this.executors = executors;
         this.storage = executors.storage();
-        this.dir = executors.dir();
+        this.dir = executors.scratchFor(resolver.getDataFile(dependency.shuffleId(), mapId));
         this.codec = codec;
         this.batchBytes = batchBytes;
         this.checksums = checksums;
@@ -106,7 +106,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
                 batchBytes, codec);
         MapOutput output = null;
         try (dev.sluice.spi.ShuffleWriter writer = lease.executor().createMapOutputWriter(
-                new MapTask(shuffleId, mapId, CONCATENATED))) {
+                new MapTask(shuffleId, mapId, CONCATENATED, dir))) {
             while (true) {
                 long fetch = System.nanoTime();
                 boolean more = input.hasNext();
@@ -176,10 +176,23 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
             throw new IOException("the shuffle IO plugin (spark.shuffle.sort.io.plugin.class) gives no single-file "
                     + "map output writer, which Sluice hands its data files to");
         }
+        Object written = inode(files.dataFile());
         single.get().transferMapSpillFile(files.dataFile().toFile(), lengths, sums);
         transferred = true;
+        java.io.File taken = resolver.getDataFile(shuffleId, mapId);
+        Object now = inode(taken.toPath());
+        executors.transferred(dir, taken, written != null && now != null ? written.equals(now) : null);
         for (Path file : output.files()) {
             storage.delete(file); // the data file is Spark's now (moved away): this only forgets it
+        }
+    }
+
+    /** The file's inode where the file system says (Linux: {@code unix:ino}), else null. */
+    private static Object inode(Path file) {
+        try {
+            return Files.getAttribute(file, "unix:ino");
+        } catch (UnsupportedOperationException | IllegalArgumentException | IOException e) {
+            return null;
         }
     }
 

@@ -57,19 +57,22 @@ import scala.Tuple2;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SluiceShuffleManagerTest {
     private Path localDir;
+    /** Three local dirs, as on a node with three disks: Spark hashes each map's files across them. */
+    private List<Path> localDirs;
     private SparkSession spark;
     private List<Row> stock;
 
     @BeforeAll
     void startSpark() throws IOException {
         localDir = Files.createTempDirectory("sluice-spark-test");
+        localDirs = List.of(localDir.resolve("disk0"), localDir.resolve("disk1"), localDir.resolve("disk2"));
         spark = SparkSession.builder().master("local[2]").appName("sluice-manager-test")
                 .config("spark.shuffle.manager", SluiceShuffleManager.class.getName())
                 .config(SluiceSparkConf.STRATEGY, "per-batch")
                 // Several batches per map task, so that partitions are chains of pieces.
                 .config(SluiceSparkConf.BATCH_BYTES, "256k")
                 .config(SluiceSparkConf.THREADS, "4")
-                .config("spark.local.dir", localDir.toString())
+                .config("spark.local.dir", localDirs.stream().map(Path::toString).collect(Collectors.joining(",")))
                 .config("spark.ui.enabled", "false")
                 .config("spark.sql.shuffle.partitions", "8")
                 .getOrCreate();
@@ -84,7 +87,7 @@ class SluiceShuffleManagerTest {
     @AfterAll
     void stopSparkWithAForcedLeak() throws IOException {
         SluiceShuffleManager manager = manager();
-        Path scratch = manager.scratchDirectory();
+        List<Path> scratch = manager.scratchDirectories();
         SluiceExecutors shared = manager.shared();
         assertNotNull(shared, "no Sluice map task ran");
         BufferAllocator leaking = shared.allocator().newChildAllocator("test-leak", 0, Long.MAX_VALUE);
@@ -97,8 +100,10 @@ class SluiceShuffleManagerTest {
             assertEquals(0, shared.allocatedBytes(), "Sluice's allocator after the leaked buffer was given back");
             // The root was closed (and said the child was open): closing the child now is refused by the root.
             assertThrows(IllegalStateException.class, leaking::close);
-            assertNotNull(scratch, "no Sluice map task ran");
-            assertFalse(Files.exists(scratch), "stop left Sluice's scratch directory " + scratch);
+            assertEquals(3, scratch.size(), "Sluice's scratch directories: " + scratch);
+            for (Path dir : scratch) {
+                assertFalse(Files.exists(dir), "stop left Sluice's scratch directory " + dir);
+            }
             Cleanup.deleteTree(localDir);
         }
     }
@@ -140,6 +145,37 @@ class SluiceShuffleManagerTest {
         assertTrue(manager().offHeapPeakBytes() > 0, "Sluice's direct memory was never read as held");
         assertTrue(manager().startedExecutors().stream().anyMatch(e -> e.startsWith(strategy + " / 16 partitions")),
                 manager().startedExecutors().toString());
+    }
+
+    /**
+     * Three local dirs: each map task writes in Sluice's scratch directory of the local dir where Spark will put its
+     * data file, so every dir receives data files and every hand-over is a rename (the file at Spark's name is the very
+     * file Sluice wrote: the same inode), never a copy across devices.
+     */
+    @Test
+    void threeLocalDirsAllReceiveDataFilesAndEveryHandOverIsARename() throws IOException {
+        long[] before = manager().transfers();
+        int shuffle = spark.sparkContext().newShuffleId() + 1;
+        spark.conf().set(SluiceSparkConf.STRATEGY, "buffered");
+        try {
+            // 30 map tasks: Spark hashes each one's data file to one of the three dirs.
+            assertEquals(30_000, spark.range(0, 30_000, 1, 30).repartition(4).count());
+        } finally {
+            spark.conf().unset(SluiceSparkConf.STRATEGY);
+        }
+        long[] after = manager().transfers();
+        assertTrue(after[0] - before[0] >= 30, "hand-overs by rename: " + (after[0] - before[0]));
+        assertEquals(before[1], after[1], "hand-overs that left another file at Spark's name (a copy)");
+        assertEquals(before[2], after[2], "hand-overs from a scratch dir in another local dir (a copy across disks)");
+        for (Path dir : localDirs) {
+            Set<String> data = files(dir).stream().map(f -> Path.of(f).getFileName().toString())
+                    .filter(f -> f.startsWith("shuffle_" + shuffle + "_") && f.endsWith(".data"))
+                    .collect(Collectors.toSet());
+            assertFalse(data.isEmpty(), dir + " received no data file of shuffle " + shuffle);
+        }
+        for (Path scratch : manager().scratchDirectories()) {
+            assertTrue(localDirs.stream().anyMatch(d -> scratch.startsWith(d)), scratch + " is in no local dir");
+        }
     }
 
     /**

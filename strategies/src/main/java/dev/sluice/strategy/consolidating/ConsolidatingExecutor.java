@@ -75,7 +75,7 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         // Compression scratch is covered by each record's memory charge, so this allocator charges nothing itself.
         HostAllocator scratch = allocator.child(strategy + " map " + task.mapId);
         try {
-            MapOutputFiles files = new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId);
+            MapOutputFiles files = new MapOutputFiles(task.directory(config), task.shuffleId, task.mapId);
             return new ConsolidatingWriter(this, files, task.format, scratch);
         } catch (RuntimeException | Error e) {
             scratch.close();

@@ -37,7 +37,7 @@ final class IdealExecutor implements ShuffleExecutor {
     public ShuffleWriter createMapOutputWriter(MapTask task) {
         HostAllocator scratch = allocator.child("ideal map " + task.mapId);
         try {
-            return new IdealWriter(config, storage, new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId),
+            return new IdealWriter(config, storage, new MapOutputFiles(task.directory(config), task.shuffleId, task.mapId),
                     task.format, scratch, records, compression);
         } catch (RuntimeException | Error e) {
             scratch.close();
