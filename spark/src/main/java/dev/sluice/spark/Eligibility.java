@@ -19,7 +19,13 @@ public final class Eligibility {
     }
 
     /** Why {@code dependency}'s shuffle cannot go through a strategy, in one sentence, or null when it can. */
-    public static String whyNot(ShuffleDependency<?, ?, ?> dependency, SparkConf conf) {
+    public static String whyNot(ShuffleDependency<?, ?, ?> dependency, SparkConf conf, SluiceSparkConf settings) {
+        int partitions = dependency.partitioner().numPartitions();
+        if (partitions > settings.maxPartitions) {
+            return "it has " + partitions + " partitions, more than " + SluiceSparkConf.MAX_PARTITIONS + "="
+                    + settings.maxPartitions + " (a serialization stream and buffers per partition in every map task, "
+                    + "and per-batch a file per partition: what Spark bounds its bypass writer by)";
+        }
         if (!dependency.serializer().supportsRelocationOfSerializedObjects()) {
             return "its serializer " + dependency.serializer().getClass().getName() + " does not support relocation "
                     + "of serialized objects, so batches serialized apart cannot be concatenated";

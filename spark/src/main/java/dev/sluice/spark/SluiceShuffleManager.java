@@ -64,7 +64,7 @@ public class SluiceShuffleManager extends SortShuffleManager {
         }
         @SuppressWarnings("unchecked")
         ShuffleDependency<K, V, ?> dependency = ((BaseShuffleHandle<K, V, ?>) handle).dependency();
-        String why = Eligibility.whyNot(dependency, conf);
+        String why = Eligibility.whyNot(dependency, conf, settings);
         if (why != null) {
             if (fallbacks.putIfAbsent(handle.shuffleId(), why) == null) {
                 LOG.info("Shuffle {} goes to Spark's own writer, not Sluice's {}: {}", handle.shuffleId(), text, why);

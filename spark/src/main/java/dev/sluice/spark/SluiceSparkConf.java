@@ -21,6 +21,12 @@ public final class SluiceSparkConf {
     public static final String BATCH_BYTES = PREFIX + "batchBytes";
     public static final String THREADS = PREFIX + "threads";
     public static final String MEMORY_LIMIT = PREFIX + "memoryLimit";
+    /**
+     * The most partitions a shuffle may have and go through a strategy. A map task holds a serialization stream and
+     * its buffers per partition (and per-batch a file per partition), the design Spark bounds its own
+     * {@code BypassMergeSortShuffleWriter} by with {@code spark.shuffle.sort.bypassMergeThreshold}, its default here.
+     */
+    public static final String MAX_PARTITIONS = PREFIX + "maxPartitions";
     /** A strategy value meaning Spark's own writers ({@code SortShuffleManager}'s). */
     public static final String STOCK = "stock";
     /**
@@ -34,12 +40,14 @@ public final class SluiceSparkConf {
     public final long batchBytes;
     public final int threads;
     public final long memoryLimit;
+    public final int maxPartitions;
 
-    private SluiceSparkConf(String strategy, long batchBytes, int threads, long memoryLimit) {
+    private SluiceSparkConf(String strategy, long batchBytes, int threads, long memoryLimit, int maxPartitions) {
         this.strategy = strategy;
         this.batchBytes = batchBytes;
         this.threads = threads;
         this.memoryLimit = memoryLimit;
+        this.maxPartitions = maxPartitions;
     }
 
     /**
@@ -52,9 +60,10 @@ public final class SluiceSparkConf {
         for (scala.Tuple2<String, String> entry : conf.getAllWithPrefix(PREFIX)) {
             String key = PREFIX + entry._1();
             if (!key.equals(STRATEGY) && !key.equals(BATCH_BYTES) && !key.equals(THREADS)
-                    && !key.equals(MEMORY_LIMIT)) {
+                    && !key.equals(MEMORY_LIMIT) && !key.equals(MAX_PARTITIONS)) {
                 throw new InvalidParameterException(key, entry._2(), "one of the keys " + STRATEGY + ", "
-                        + BATCH_BYTES + ", " + THREADS + ", " + MEMORY_LIMIT + " (this key is unknown)");
+                        + BATCH_BYTES + ", " + THREADS + ", " + MEMORY_LIMIT + ", " + MAX_PARTITIONS
+                        + " (this key is unknown)");
             }
         }
         if (conf.getBoolean("spark.io.encryption.enabled", false)) {
@@ -69,21 +78,14 @@ public final class SluiceSparkConf {
             throw new InvalidParameterException(BATCH_BYTES, conf.get(BATCH_BYTES), "a size from 1 byte to 2 GiB "
                     + "(a batch's rows of one partition live in one Java array)");
         }
-        String threadsText = conf.get(THREADS, String.valueOf(WriterConfig.Builder.DEFAULT_THREADS));
-        int threads;
-        try {
-            threads = Integer.parseInt(threadsText.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidParameterException(THREADS, threadsText, "an integer >= 1");
-        }
-        if (threads < 1) {
-            throw new InvalidParameterException(THREADS, threadsText, "an integer >= 1");
-        }
+        int threads = positive(THREADS, conf.get(THREADS, String.valueOf(WriterConfig.Builder.DEFAULT_THREADS)));
+        int maxPartitions = positive(MAX_PARTITIONS, conf.get(MAX_PARTITIONS,
+                String.valueOf(conf.getInt("spark.shuffle.sort.bypassMergeThreshold", 200))));
         long memoryLimit = WriterConfig.parseMemoryLimit(MEMORY_LIMIT, conf.get(MEMORY_LIMIT, "none").trim());
         if (memoryLimit < 1) {
             throw new InvalidParameterException(MEMORY_LIMIT, conf.get(MEMORY_LIMIT), "none, or a size >= 1 byte");
         }
-        SluiceSparkConf settings = new SluiceSparkConf(strategy, batchBytes, threads, memoryLimit);
+        SluiceSparkConf settings = new SluiceSparkConf(strategy, batchBytes, threads, memoryLimit, maxPartitions);
         if (!strategy.equals(STOCK)) {
             settings.spec(STRATEGY, strategy);
         }
@@ -113,6 +115,19 @@ public final class SluiceSparkConf {
                 .build();
     }
 
+    private static int positive(String key, String text) {
+        int value;
+        try {
+            value = Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidParameterException(key, text, "an integer >= 1");
+        }
+        if (value < 1) {
+            throw new InvalidParameterException(key, text, "an integer >= 1");
+        }
+        return value;
+    }
+
     private static long size(String key, String text) {
         try {
             return Bytes.parse(text.trim());
@@ -123,7 +138,8 @@ public final class SluiceSparkConf {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "strategy=%s batchBytes=%d threads=%d memoryLimit=%s", strategy, batchBytes,
-                threads, memoryLimit == WriterConfig.UNLIMITED ? "none" : String.valueOf(memoryLimit));
+        return String.format(Locale.ROOT, "strategy=%s batchBytes=%d threads=%d memoryLimit=%s maxPartitions=%d", strategy,
+                batchBytes, threads, memoryLimit == WriterConfig.UNLIMITED ? "none" : String.valueOf(memoryLimit),
+                maxPartitions);
     }
 }

@@ -72,6 +72,7 @@ class SluiceShuffleManagerTest {
                 // Several batches per map task, so that partitions are chains of pieces.
                 .config(SluiceSparkConf.BATCH_BYTES, "256k")
                 .config(SluiceSparkConf.THREADS, "4")
+                .config(SluiceSparkConf.MAX_PARTITIONS, "40")
                 .config("spark.local.dir", localDirs.stream().map(Path::toString).collect(Collectors.joining(",")))
                 .config("spark.ui.enabled", "false")
                 .config("spark.sql.shuffle.partitions", "8")
@@ -190,7 +191,7 @@ class SluiceShuffleManagerTest {
         int before = spark.sparkContext().newShuffleId();
         spark.conf().set(SluiceSparkConf.STRATEGY, "buffered");
         try {
-            for (int partitions = 101; partitions <= 120; partitions++) {
+            for (int partitions = 21; partitions <= 40; partitions++) {
                 long rows = spark.range(0, 2_000, 1, 2).repartition(partitions).count();
                 assertEquals(2_000, rows);
             }
@@ -205,7 +206,7 @@ class SluiceShuffleManagerTest {
         for (int shuffleId = before; shuffleId < after; shuffleId++) {
             spark.sparkContext().cleaner().get().doCleanupShuffle(shuffleId, true);
         }
-        for (int partitions = 101; partitions <= 120; partitions++) {
+        for (int partitions = 21; partitions <= 40; partitions++) {
             String key = "buffered / " + partitions + " partitions";
             assertFalse(manager().startedExecutors().contains(key), key + " still runs");
         }
@@ -259,7 +260,8 @@ class SluiceShuffleManagerTest {
             manager().unregisterShuffle(shuffleId);
         }
         assertFalse(resolver().getDataFile(shuffleId, mapId).exists(), "unregistering left the map's data file");
-        String why = Eligibility.whyNot(dependency, new SparkConf(false).set("spark.shuffle.useOldFetchProtocol", "true"));
+        SparkConf old = new SparkConf(false).set("spark.shuffle.useOldFetchProtocol", "true");
+        String why = Eligibility.whyNot(dependency, old, SluiceSparkConf.from(old));
         assertTrue(why != null && why.contains("useOldFetchProtocol"), String.valueOf(why));
     }
 
@@ -292,6 +294,30 @@ class SluiceShuffleManagerTest {
             previous = next;
         }
         return lengths;
+    }
+
+    /** The session's bound is 40: a shuffle of 40 partitions goes through the strategy, one of 41 to Spark's writers. */
+    @Test
+    void aShuffleAtThePartitionBoundGoesThroughTheStrategyAndOnePastItFallsBackSayingWhy() {
+        for (int partitions : new int[] {40, 41}) {
+            int shuffle = spark.sparkContext().newShuffleId() + 1;
+            long batches = manager().batchesCut();
+            spark.conf().set(SluiceSparkConf.STRATEGY, "per-batch");
+            try {
+                assertEquals(5_000, spark.range(0, 5_000, 1, 2).repartition(partitions).count());
+            } finally {
+                spark.conf().unset(SluiceSparkConf.STRATEGY);
+            }
+            String fallback = manager().fallbacks().stream().filter(f -> f.startsWith("shuffle " + shuffle + ":"))
+                    .findFirst().orElse(null);
+            if (partitions == 40) {
+                assertEquals(null, fallback, "the shuffle at the bound fell back");
+                assertTrue(manager().batchesCut() > batches, "the shuffle at the bound cut no batch");
+            } else {
+                assertNotNull(fallback, "the shuffle past the bound did not fall back: " + manager().fallbacks());
+                assertTrue(fallback.contains("41 partitions, more than spark.sluice.maxPartitions=40"), fallback);
+            }
+        }
     }
 
     @Test
@@ -347,6 +373,12 @@ class SluiceShuffleManagerTest {
         InvalidParameterException threads = assertThrows(InvalidParameterException.class,
                 () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.THREADS, "0")));
         assertEquals(SluiceSparkConf.THREADS, threads.parameter());
+        InvalidParameterException bound = assertThrows(InvalidParameterException.class,
+                () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.MAX_PARTITIONS, "0")));
+        assertEquals(SluiceSparkConf.MAX_PARTITIONS, bound.parameter());
+        assertEquals(200, SluiceSparkConf.from(new SparkConf(false)).maxPartitions, "Spark's bypassMergeThreshold");
+        assertEquals(150, SluiceSparkConf.from(new SparkConf(false)
+                .set("spark.shuffle.sort.bypassMergeThreshold", "150")).maxPartitions);
         InvalidParameterException strategy = assertThrows(InvalidParameterException.class,
                 () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.STRATEGY, "no-such-writer")));
         assertEquals(SluiceSparkConf.STRATEGY, strategy.parameter());
