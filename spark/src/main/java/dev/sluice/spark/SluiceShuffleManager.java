@@ -3,10 +3,13 @@ package dev.sluice.spark;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.storage.IoSnapshot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.ShuffleDependency;
@@ -19,6 +22,7 @@ import org.apache.spark.shuffle.ShuffleHandle;
 import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
 import org.apache.spark.shuffle.api.ShuffleExecutorComponents;
+import org.apache.spark.shuffle.api.SingleSpillShuffleMapOutputWriter;
 import org.apache.spark.shuffle.sort.SortShuffleManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,21 +70,38 @@ public class SluiceShuffleManager extends SortShuffleManager {
         ShuffleDependency<K, V, ?> dependency = ((BaseShuffleHandle<K, V, ?>) handle).dependency();
         String why = Eligibility.whyNot(dependency, conf, settings);
         if (why != null) {
-            if (fallbacks.putIfAbsent(handle.shuffleId(), why) == null) {
-                LOG.info("Shuffle {} goes to Spark's own writer, not Sluice's {}: {}", handle.shuffleId(), text, why);
-            }
-            return super.getWriter(handle, mapId, context, metrics);
+            return fallBack(handle, mapId, context, metrics, text, why);
         }
         StrategySpec spec = specs.computeIfAbsent(text, t -> settings.spec(
                 local != null ? "local property " + SluiceSparkConf.STRATEGY : SluiceSparkConf.STRATEGY, t));
         SluiceExecutors shared = executors();
+        Optional<SingleSpillShuffleMapOutputWriter> single;
+        try {
+            single = components.createSingleFileMapOutputWriter(handle.shuffleId(), mapId);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the shuffle IO plugin's single-file map output writer for map " + mapId
+                    + " of shuffle " + handle.shuffleId(), e);
+        }
+        why = Eligibility.whyNotPlugin(single, conf);
+        if (why != null) {
+            return fallBack(handle, mapId, context, metrics, text, why);
+        }
         ShuffleCodec codec = Eligibility.codec(conf);
         return new StrategyShuffleWriter<>(dependency, mapId, metrics,
                 shared.lease(spec, dependency.partitioner().numPartitions(), handle.shuffleId()), shared, codec,
                 settings.batchBytes,
-                conf.getBoolean("spark.shuffle.checksum.enabled", true), components, shuffleBlockResolver(),
+                conf.getBoolean("spark.shuffle.checksum.enabled", true), single.get(), shuffleBlockResolver(),
                 SparkEnv.get().blockManager().shuffleServerId(),
                 () -> sluiceMaps.computeIfAbsent(handle.shuffleId(), id -> ConcurrentHashMap.newKeySet()).add(mapId));
+    }
+
+    /** Spark's own writer for this map task, and one line (once per shuffle) saying why. */
+    private <K, V> ShuffleWriter<K, V> fallBack(ShuffleHandle handle, long mapId, TaskContext context,
+                                               ShuffleWriteMetricsReporter metrics, String strategy, String why) {
+        if (fallbacks.putIfAbsent(handle.shuffleId(), why) == null) {
+            LOG.info("Shuffle {} goes to Spark's own writer, not Sluice's {}: {}", handle.shuffleId(), strategy, why);
+        }
+        return super.getWriter(handle, mapId, context, metrics);
     }
 
     /**
@@ -95,8 +116,16 @@ public class SluiceShuffleManager extends SortShuffleManager {
                 if (shared == null) {
                     SparkEnv env = SparkEnv.get();
                     java.io.File[] localDirs = env.blockManager().diskBlockManager().localDirs();
+                    // Sluice's own instance of the plugin's executor components, made and initialized as Spark's
+                    // SortShuffleManager.loadShuffleExecutorComponents does (its instance is private), with the
+                    // plugin's settings spark.shuffle.plugin.__config__.*, as spark-rapids' manager passes them too.
                     ShuffleExecutorComponents io = ShuffleDataIOUtils.loadShuffleDataIO(conf).executor();
-                    io.initializeExecutor(conf.getAppId(), env.executorId(), Map.of());
+                    Map<String, String> extra = new java.util.HashMap<>();
+                    for (scala.Tuple2<String, String> entry
+                            : conf.getAllWithPrefix(ShuffleDataIOUtils.SHUFFLE_SPARK_CONF_PREFIX())) {
+                        extra.put(entry._1(), entry._2());
+                    }
+                    io.initializeExecutor(conf.getAppId(), env.executorId(), extra);
                     components = io;
                     List<Path> dirs = new ArrayList<>();
                     for (java.io.File localDir : localDirs) {

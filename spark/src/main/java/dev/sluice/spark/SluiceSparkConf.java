@@ -51,8 +51,9 @@ public final class SluiceSparkConf {
     }
 
     /**
-     * Reads and checks every {@code spark.sluice.*} key of {@code conf}, and refuses a Spark configuration no
-     * strategy can serve (io encryption).
+     * Reads and checks every {@code spark.sluice.*} key of {@code conf}. Spark settings no strategy can serve (io
+     * encryption, codecs Sluice does not frame) are not refused here: {@link Eligibility} sends those shuffles to
+     * Spark's writers, each with its reason.
      *
      * @throws InvalidParameterException naming the key, its value and what is allowed
      */
@@ -65,12 +66,6 @@ public final class SluiceSparkConf {
                         + BATCH_BYTES + ", " + THREADS + ", " + MEMORY_LIMIT + ", " + MAX_PARTITIONS
                         + " (this key is unknown)");
             }
-        }
-        if (conf.getBoolean("spark.io.encryption.enabled", false)) {
-            throw new InvalidParameterException("spark.io.encryption.enabled", "true", "false with "
-                    + SluiceShuffleManager.class.getName() + ": Spark wraps each block in one crypto stream, and a "
-                    + "Sluice strategy writes a partition as pieces made independently, which that stream cannot read "
-                    + "(use Spark's own manager for encrypted shuffles)");
         }
         String strategy = conf.get(STRATEGY, "per-batch").trim();
         long batchBytes = size(BATCH_BYTES, conf.get(BATCH_BYTES, DEFAULT_BATCH_BYTES));

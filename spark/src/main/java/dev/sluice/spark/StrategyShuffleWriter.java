@@ -11,7 +11,6 @@ import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import org.apache.spark.Partitioner;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.scheduler.MapStatus;
@@ -19,7 +18,6 @@ import org.apache.spark.scheduler.MapStatus$;
 import org.apache.spark.shuffle.IndexShuffleBlockResolver;
 import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
-import org.apache.spark.shuffle.api.ShuffleExecutorComponents;
 import org.apache.spark.shuffle.api.SingleSpillShuffleMapOutputWriter;
 import org.apache.spark.storage.BlockManagerId;
 import scala.Option;
@@ -66,7 +64,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private final ShuffleCodec codec;
     private final long batchBytes;
     private final boolean checksums;
-    private final ShuffleExecutorComponents components;
+    private final SingleSpillShuffleMapOutputWriter single;
     private final IndexShuffleBlockResolver resolver;
     private final BlockManagerId location;
     private final Runnable onCommitted;
@@ -78,7 +76,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
 
     StrategyShuffleWriter(ShuffleDependency<K, V, ?> dependency, long mapId, ShuffleWriteMetricsReporter metrics,
                           SluiceExecutors.Lease lease, SluiceExecutors executors, ShuffleCodec codec, long batchBytes,
-                          boolean checksums, ShuffleExecutorComponents components, IndexShuffleBlockResolver resolver,
+                          boolean checksums, SingleSpillShuffleMapOutputWriter single, IndexShuffleBlockResolver resolver,
                           BlockManagerId location, Runnable onCommitted) {
         this.dependency = dependency;
         this.mapId = mapId;
@@ -90,7 +88,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         this.codec = codec;
         this.batchBytes = batchBytes;
         this.checksums = checksums;
-        this.components = components;
+        this.single = single;
         this.resolver = resolver;
         this.location = location;
         this.onCommitted = onCommitted;
@@ -170,14 +168,8 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
                     + "only strategies whose map output is a data file can run in Spark");
         }
         long[] sums = checksums ? checksums(files, output) : new long[0];
-        Optional<SingleSpillShuffleMapOutputWriter> single =
-                components.createSingleFileMapOutputWriter(shuffleId, mapId);
-        if (single.isEmpty()) {
-            throw new IOException("the shuffle IO plugin (spark.shuffle.sort.io.plugin.class) gives no single-file "
-                    + "map output writer, which Sluice hands its data files to");
-        }
         Object written = inode(files.dataFile());
-        single.get().transferMapSpillFile(files.dataFile().toFile(), lengths, sums);
+        single.transferMapSpillFile(files.dataFile().toFile(), lengths, sums);
         transferred = true;
         java.io.File taken = resolver.getDataFile(shuffleId, mapId);
         Object now = inode(taken.toPath());

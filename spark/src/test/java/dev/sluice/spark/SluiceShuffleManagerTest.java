@@ -73,6 +73,8 @@ class SluiceShuffleManagerTest {
                 .config(SluiceSparkConf.BATCH_BYTES, "256k")
                 .config(SluiceSparkConf.THREADS, "4")
                 .config(SluiceSparkConf.MAX_PARTITIONS, "40")
+                .config("spark.shuffle.sort.io.plugin.class", RecordingShuffleDataIO.class.getName())
+                .config("spark.shuffle.plugin.__config__.sluice.test.marker", "42")
                 .config("spark.local.dir", localDirs.stream().map(Path::toString).collect(Collectors.joining(",")))
                 .config("spark.ui.enabled", "false")
                 .config("spark.sql.shuffle.partitions", "8")
@@ -358,12 +360,36 @@ class SluiceShuffleManagerTest {
                 && failure.getMessage().contains("Spark's block resolver cannot serve"), failure.getMessage());
     }
 
+    /**
+     * Sluice's instance of the shuffle IO plugin is initialized with the plugin's settings as Spark passes them
+     * ({@code spark.shuffle.plugin.__config__.*}, prefix removed), and a shuffle whose plugin gives no single-file map
+     * output writer goes to Spark's writers, saying why, instead of failing its tasks.
+     */
     @Test
-    void ioEncryptionAndUnknownOrBadSettingsAreRefusedWithTheKey() {
-        InvalidParameterException encrypted = assertThrows(InvalidParameterException.class,
-                () -> SluiceSparkConf.from(new SparkConf(false).set("spark.io.encryption.enabled", "true")));
-        assertEquals("spark.io.encryption.enabled", encrypted.parameter());
-        assertTrue(encrypted.getMessage().contains("crypto stream"), encrypted.getMessage());
+    void thePluginGetsItsSettingsAsSparkPassesThemAndOneWithoutASingleFileWriterFallsBack() {
+        job("per-batch"); // Sluice's instance exists once a Sluice map task ran
+        assertTrue(RecordingShuffleDataIO.INITIALIZED.size() >= 2, "Spark's and Sluice's instances: "
+                + RecordingShuffleDataIO.INITIALIZED);
+        for (java.util.Map<String, String> settings : RecordingShuffleDataIO.INITIALIZED) {
+            assertEquals(java.util.Map.of("sluice.test.marker", "42"), settings);
+        }
+        int shuffle = spark.sparkContext().newShuffleId() + 1;
+        RecordingShuffleDataIO.NO_SINGLE_FILE.add(shuffle);
+        spark.conf().set(SluiceSparkConf.STRATEGY, "buffered");
+        try {
+            assertEquals(7_000, spark.range(0, 7_000, 1, 2).repartition(5).count());
+        } finally {
+            spark.conf().unset(SluiceSparkConf.STRATEGY);
+            RecordingShuffleDataIO.NO_SINGLE_FILE.remove(shuffle);
+        }
+        assertTrue(manager().fallbacks().stream().anyMatch(f -> f.startsWith("shuffle " + shuffle + ":")
+                && f.contains("gives no single-file map output writer")), manager().fallbacks().toString());
+    }
+
+    @Test
+    void encryptionAndOtherCodecsFallBackPerShuffleAndBadSettingsAreRefusedWithTheKey() {
+        SparkConf encrypted = new SparkConf(false).set("spark.io.encryption.enabled", "true");
+        SluiceSparkConf.from(encrypted); // starts: the shuffles fall back one by one (SluiceEncryptedShuffleTest)
         InvalidParameterException unknown = assertThrows(InvalidParameterException.class,
                 () -> SluiceSparkConf.from(new SparkConf(false).set("spark.sluice.batchByte", "1m")));
         assertEquals("spark.sluice.batchByte", unknown.parameter());
