@@ -2,6 +2,7 @@ package dev.sluice.spark;
 
 import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.memory.MemoryScope;
 import dev.sluice.spi.storage.Cleanup;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.IoSnapshot;
@@ -37,9 +38,12 @@ final class SluiceExecutors implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong copied = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong acrossLocalDirs = new java.util.concurrent.atomic.AtomicLong();
     private final CountedStorage storage = new CountedStorage();
+    /** One memory limit for the JVM: every strategy executor here shares it (spark.sluice.memoryLimit). */
+    private final MemoryScope memory = new MemoryScope();
     private final BufferAllocator allocator = new RootAllocator();
     private final Map<String, Started> executors = new LinkedHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong batches = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong batchesForMemory = new java.util.concurrent.atomic.AtomicLong();
     private boolean closed;
     private long startedSoFar;
 
@@ -76,7 +80,7 @@ final class SluiceExecutors implements AutoCloseable {
         if (started == null) {
             BufferAllocator child = allocator.newChildAllocator("strategy " + key, 0, Long.MAX_VALUE);
             try {
-                started = new Started(key, spec.createExecutor(settings.writerConfig(partitions, dirs.get(0)), storage, child),
+                started = new Started(key, spec.createExecutor(settings.writerConfig(partitions, dirs.get(0), memory), storage, child),
                         child);
             } catch (RuntimeException | Error e) {
                 child.close();
@@ -250,9 +254,15 @@ final class SluiceExecutors implements AutoCloseable {
         return storage.counters().snapshot();
     }
 
-    /** Counts {@code n} batches cut by a map task that committed. */
-    void addBatches(long n) {
+    /** Counts {@code n} batches cut by a map task that committed, {@code forMemory} of them because Spark asked. */
+    void addBatches(long n, long forMemory) {
         batches.addAndGet(n);
+        batchesForMemory.addAndGet(forMemory);
+    }
+
+    /** Batches cut by this JVM's committed Sluice map tasks because Spark's memory manager asked (a spill). */
+    long batchesForMemory() {
+        return batchesForMemory.get();
     }
 
     /** Batches cut by this JVM's committed Sluice map tasks so far. */

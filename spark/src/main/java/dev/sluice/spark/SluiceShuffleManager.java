@@ -87,12 +87,16 @@ public class SluiceShuffleManager extends SortShuffleManager {
             return fallBack(handle, mapId, context, metrics, text, why);
         }
         ShuffleCodec codec = Eligibility.codec(conf);
-        return new StrategyShuffleWriter<>(dependency, mapId, metrics,
-                shared.lease(spec, dependency.partitioner().numPartitions(), handle.shuffleId()), shared, codec,
-                settings.batchBytes,
-                conf.getBoolean("spark.shuffle.checksum.enabled", true), single.get(), shuffleBlockResolver(),
-                SparkEnv.get().blockManager().shuffleServerId(),
-                () -> sluiceMaps.computeIfAbsent(handle.shuffleId(), id -> ConcurrentHashMap.newKeySet()).add(mapId));
+        SluiceExecutors.Lease lease = shared.lease(spec, dependency.partitioner().numPartitions(), handle.shuffleId());
+        try {
+            return new StrategyShuffleWriter<>(dependency, mapId, metrics, context.taskMemoryManager(), lease, shared,
+                    codec, settings.batchBytes, conf.getBoolean("spark.shuffle.checksum.enabled", true), single.get(),
+                    shuffleBlockResolver(), SparkEnv.get().blockManager().shuffleServerId(),
+                    () -> sluiceMaps.computeIfAbsent(handle.shuffleId(), id -> ConcurrentHashMap.newKeySet()).add(mapId));
+        } catch (RuntimeException | Error e) {
+            lease.release();
+            throw e;
+        }
     }
 
     /** Spark's own writer for this map task, and one line (once per shuffle) saying why. */
@@ -201,6 +205,12 @@ public class SluiceShuffleManager extends SortShuffleManager {
     public List<String> startedExecutors() {
         SluiceExecutors shared = executors;
         return shared == null ? List.of() : shared.started();
+    }
+
+    /** Batches this JVM's committed Sluice map tasks cut because Spark's memory manager asked for the rows' heap. */
+    public long batchesCutForMemory() {
+        SluiceExecutors shared = executors;
+        return shared == null ? 0 : shared.batchesForMemory();
     }
 
     /** Strategy executors started in this JVM so far, retired ones included. */

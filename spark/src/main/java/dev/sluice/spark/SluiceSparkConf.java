@@ -4,6 +4,7 @@ import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.Bytes;
 import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.memory.MemoryScope;
 import java.util.Locale;
 import org.apache.spark.SparkConf;
 
@@ -76,7 +77,9 @@ public final class SluiceSparkConf {
         int threads = positive(THREADS, conf.get(THREADS, String.valueOf(WriterConfig.Builder.DEFAULT_THREADS)));
         int maxPartitions = positive(MAX_PARTITIONS, conf.get(MAX_PARTITIONS,
                 String.valueOf(conf.getInt("spark.shuffle.sort.bypassMergeThreshold", 200))));
-        long memoryLimit = WriterConfig.parseMemoryLimit(MEMORY_LIMIT, conf.get(MEMORY_LIMIT, "none").trim());
+        long memoryLimit = conf.contains(MEMORY_LIMIT)
+                ? WriterConfig.parseMemoryLimit(MEMORY_LIMIT, conf.get(MEMORY_LIMIT).trim())
+                : defaultMemoryLimit(conf);
         if (memoryLimit < 1) {
             throw new InvalidParameterException(MEMORY_LIMIT, conf.get(MEMORY_LIMIT), "none, or a size >= 1 byte");
         }
@@ -88,13 +91,41 @@ public final class SluiceSparkConf {
     }
 
     /**
+     * The executor JVM's limit when {@value #MEMORY_LIMIT} is not set: half of the memory Spark asks the cluster
+     * manager for beyond the heap, {@code spark.executor.memoryOverhead}, else Spark's own default for it
+     * ({@code max(384 MiB, spark.executor.memoryOverheadFactor (0.10) x spark.executor.memory)},
+     * {@code ResourceProfile.calculateOverHeadMemory}). That overhead is what a container allows outside the heap, where
+     * Sluice's partials live (outside {@code -Xmx}, outside Spark's memory manager); the other half is left to what
+     * Spark itself puts there (Netty's buffers, thread stacks, metaspace). Spark's off-heap pool
+     * ({@code spark.memory.offHeap.size}) is requested on top of the overhead and is Spark's own: Sluice does not
+     * draw from it.
+     */
+    static long defaultMemoryLimit(SparkConf conf) {
+        long mib = 1024L * 1024;
+        long overhead;
+        if (conf.contains("spark.executor.memoryOverhead")) {
+            overhead = conf.getSizeAsMb("spark.executor.memoryOverhead") * mib;
+        } else {
+            long heap = conf.getSizeAsMb("spark.executor.memory", "1g") * mib;
+            double factor = conf.getDouble("spark.executor.memoryOverheadFactor", 0.10);
+            overhead = Math.max(384 * mib, (long) (factor * heap));
+        }
+        return Math.max(1, overhead / 2);
+    }
+
+    /**
      * {@code text} parsed as a strategy spec (presets included) and refused where its map output could not be served
-     * by Spark's block resolver.
+     * by Spark's block resolver, or where it keeps everything in memory ({@code ideal}).
      *
      * @param key where the text came from, for errors
      */
     public StrategySpec spec(String key, String text) {
         StrategySpec spec = StrategySpec.parse(key, text);
+        if (spec.name().equals("ideal")) {
+            throw new InvalidParameterException(key, text, "a strategy that bounds its memory: ideal, the reference, "
+                    + "holds every record of its map tasks in memory until commit, which in an executor is the whole "
+                    + "map output outside Spark's memory manager and outside -Xmx");
+        }
         String inMemory = spec.describeOptions().get("skipMerge");
         if ("true".equals(inMemory)) {
             throw new InvalidParameterException(key, text, "a strategy whose map output is a file: with skipMerge=true, "
@@ -104,10 +135,13 @@ public final class SluiceSparkConf {
         return spec;
     }
 
-    /** A writer configuration of these settings for shuffles of {@code partitions} partitions, in {@code dir}. */
-    public WriterConfig writerConfig(int partitions, java.nio.file.Path dir) {
+    /**
+     * A writer configuration of these settings for shuffles of {@code partitions} partitions, in {@code dir}, its
+     * memory limit shared in {@code scope} (one per executor JVM).
+     */
+    public WriterConfig writerConfig(int partitions, java.nio.file.Path dir, MemoryScope scope) {
         return WriterConfig.builder().partitions(partitions).threads(threads).memoryLimit(memoryLimit).outputDir(dir)
-                .build();
+                .memoryScope(scope).build();
     }
 
     private static int positive(String key, String text) {

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.spark.Partitioner;
 import org.apache.spark.ShuffleDependency;
+import org.apache.spark.memory.TaskMemoryManager;
 import org.apache.spark.scheduler.MapStatus;
 import org.apache.spark.scheduler.MapStatus$;
 import org.apache.spark.shuffle.IndexShuffleBlockResolver;
@@ -58,6 +59,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private final long mapId;
     private final ShuffleWriteMetricsReporter metrics;
     private final SluiceExecutors.Lease lease;
+    private final TaskMemoryManager taskMemory;
     private final SluiceExecutors executors;
     private final CountedStorage storage;
     private final Path dir;
@@ -75,12 +77,13 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private boolean transferred;
 
     StrategyShuffleWriter(ShuffleDependency<K, V, ?> dependency, long mapId, ShuffleWriteMetricsReporter metrics,
-                          SluiceExecutors.Lease lease, SluiceExecutors executors, ShuffleCodec codec, long batchBytes,
+                          TaskMemoryManager taskMemory, SluiceExecutors.Lease lease, SluiceExecutors executors, ShuffleCodec codec, long batchBytes,
                           boolean checksums, SingleSpillShuffleMapOutputWriter single, IndexShuffleBlockResolver resolver,
                           BlockManagerId location, Runnable onCommitted) {
         this.dependency = dependency;
         this.mapId = mapId;
         this.metrics = metrics;
+        this.taskMemory = taskMemory;
         this.lease = lease;
         this.executors = executors;
         this.storage = executors.storage();
@@ -103,8 +106,10 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         RowBatches batches = new RowBatches(partitioner.numPartitions(), dependency.serializer().newInstance(),
                 batchBytes, codec);
         MapOutput output = null;
+        TaskRows rows = new TaskRows(taskMemory, batches);
         try (dev.sluice.spi.ShuffleWriter writer = lease.executor().createMapOutputWriter(
                 new MapTask(shuffleId, mapId, CONCATENATED, dir))) {
+            rows.open(writer);
             while (true) {
                 long fetch = System.nanoTime();
                 boolean more = input.hasNext();
@@ -113,11 +118,9 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
                 if (!more) {
                     break;
                 }
-                if (batches.add(partitioner.getPartition(record._1()), record._1(), record._2())) {
-                    batches.cut(writer);
-                }
+                rows.add(partitioner.getPartition(record._1()), record._1(), record._2());
             }
-            batches.finish(writer);
+            rows.finish();
             output = writer.commit();
             partitionLengths = output.partitionLengths().clone();
             handOver(shuffleId, output, partitionLengths);
@@ -132,6 +135,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         } catch (Error e) {
             throw failed(output, e);
         } finally {
+            rows.close();
             try {
                 if (output != null) {
                     output.close();
@@ -144,7 +148,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         for (long length : partitionLengths) {
             bytes += length;
         }
-        executors.addBatches(batches.batches());
+        executors.addBatches(batches.batches(), rows.spills());
         metrics.incRecordsWritten(batches.records());
         metrics.incBytesWritten(bytes);
         metrics.incWriteTime(System.nanoTime() - start - fetchNanos);

@@ -28,7 +28,6 @@ import java.util.stream.Stream;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
-import org.apache.spark.TaskContext$;
 import org.apache.spark.executor.ShuffleWriteMetrics;
 import org.apache.spark.rdd.ShuffledRDD;
 import org.apache.spark.scheduler.MapStatus;
@@ -73,6 +72,8 @@ class SluiceShuffleManagerTest {
                 .config(SluiceSparkConf.BATCH_BYTES, "256k")
                 .config(SluiceSparkConf.THREADS, "4")
                 .config(SluiceSparkConf.MAX_PARTITIONS, "40")
+                // One limit for the JVM's strategies together, well under a job's map output: partials spill.
+                .config(SluiceSparkConf.MEMORY_LIMIT, "1m")
                 .config("spark.shuffle.sort.io.plugin.class", RecordingShuffleDataIO.class.getName())
                 .config("spark.shuffle.plugin.__config__.sluice.test.marker", "42")
                 .config("spark.local.dir", localDirs.stream().map(Path::toString).collect(Collectors.joining(",")))
@@ -135,7 +136,7 @@ class SluiceShuffleManagerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"per-batch", "buffered", "async", "ideal", "consolidated-best", "upstream-head"})
+    @ValueSource(strings = {"per-batch", "buffered", "async", "consolidated-best", "upstream-head"})
     void everyBuiltInStrategyGivesStockSparksResultsReadByItsOwnReader(String strategy) {
         long writtenBefore = manager().counters().bytesWritten;
         long batchesBefore = manager().batchesCut();
@@ -271,7 +272,7 @@ class SluiceShuffleManagerTest {
     private org.apache.spark.shuffle.ShuffleWriter<Integer, Integer> attempt(ShuffleDependency<?, ?, ?> dependency,
                                                                             long mapId, int records) throws IOException {
         org.apache.spark.shuffle.ShuffleWriter<Integer, Integer> writer = manager().getWriter(
-                dependency.shuffleHandle(), mapId, TaskContext$.MODULE$.empty(), new ShuffleWriteMetrics());
+                dependency.shuffleHandle(), mapId, taskContext(mapId), new ShuffleWriteMetrics());
         assertTrue(writer instanceof StrategyShuffleWriter, writer.getClass().getName());
         List<scala.Product2<Integer, Integer>> input = new ArrayList<>();
         for (int i = 0; i < records; i++) {
@@ -279,6 +280,16 @@ class SluiceShuffleManagerTest {
         }
         writer.write(scala.jdk.javaapi.CollectionConverters.asScala(input.iterator()));
         return writer;
+    }
+
+    /** A task's context outside a scheduled task: its own task memory manager, no local properties. */
+    private static org.apache.spark.TaskContextImpl taskContext(long attemptId) {
+        org.apache.spark.memory.TaskMemoryManager memory =
+                new org.apache.spark.memory.TaskMemoryManager(SparkEnv.get().memoryManager(), attemptId);
+        return new org.apache.spark.TaskContextImpl(0, 0, 0, attemptId, 0, 1, memory, new java.util.Properties(),
+                SparkEnv.get().metricsSystem(), org.apache.spark.TaskContextImpl$.MODULE$.$lessinit$greater$default$10(),
+                org.apache.spark.TaskContextImpl$.MODULE$.$lessinit$greater$default$11(),
+                org.apache.spark.TaskContextImpl$.MODULE$.$lessinit$greater$default$12());
     }
 
     private static IndexShuffleBlockResolver resolver() {
@@ -351,6 +362,106 @@ class SluiceShuffleManagerTest {
         Set<String> after = files(localDir);
         after.removeAll(before);
         assertEquals(Set.of(), after, "files the failed map tasks left");
+    }
+
+    /**
+     * The session's limit (1 MiB for the JVM, every strategy executor together) is under what a map task's partials
+     * reach: buffered spills partials to file and Spark reads stock's rows back.
+     */
+    @Test
+    void aJobWhoseMapOutputsExceedTheMemoryLimitCompletesWithSpillsAndStocksRows() {
+        long spilled = manager().counters().spilledBytes;
+        assertEquals(stock, job("buffered"));
+        assertTrue(manager().counters().spilledBytes > spilled, "no partial was spilled under a 1 MiB limit");
+    }
+
+    /**
+     * Another memory consumer of the task asks for more than Spark has: Spark asks Sluice's consumer to spill, which
+     * cuts the batch (its rows go to the strategy) and gives their heap back; the task ends holding none.
+     */
+    @Test
+    void whenAnotherConsumerOfTheTaskNeedsMemorySluiceCutsItsBatchAndGivesTheHeapBack() throws IOException {
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        @SuppressWarnings("unchecked")
+        ShuffledRDD<Integer, Integer, Integer> shuffled = (ShuffledRDD<Integer, Integer, Integer>) sc
+                .parallelize(List.of(1, 2), 1).mapToPair(i -> new Tuple2<>(i, i)).partitionBy(new HashPartitioner(4))
+                .rdd();
+        shuffled.setSerializer(new KryoSerializer(spark.sparkContext().getConf()));
+        ShuffleDependency<?, ?, ?> dependency = (ShuffleDependency<?, ?, ?>) shuffled.dependencies().head();
+        org.apache.spark.TaskContextImpl context = taskContext(555_555_555L);
+        org.apache.spark.memory.TaskMemoryManager memory = context.taskMemoryManager();
+        long forMemory = manager().batchesCutForMemory();
+        try {
+            @SuppressWarnings("unchecked")
+            org.apache.spark.shuffle.ShuffleWriter<Integer, Integer> writer = manager().getWriter(
+                    dependency.shuffleHandle(), 123_456_789L, context, new ShuffleWriteMetrics());
+            java.util.Iterator<scala.Product2<Integer, Integer>> input = new java.util.Iterator<>() {
+                private int i;
+
+                @Override
+                public boolean hasNext() {
+                    return i < 20_000;
+                }
+
+                @Override
+                public scala.Product2<Integer, Integer> next() {
+                    if (++i == 10_000) {
+                        // Half way, as an operator upstream in the same task would: ask for more than there is.
+                        Hog hog = new Hog(memory);
+                        assertTrue(memory.getMemoryConsumptionForThisTask() > 0, "Sluice holds no task memory");
+                        hog.free(hog.acquireMemory(Long.MAX_VALUE / 4));
+                    }
+                    return new Tuple2<>(i, i);
+                }
+            };
+            writer.write(scala.jdk.javaapi.CollectionConverters.asScala(input));
+            writer.stop(true);
+            assertEquals(0, memory.getMemoryConsumptionForThisTask(), "task memory held after the write");
+            assertTrue(memory.getPeakOnHeapExecutionMemory() >= TaskRows.STEP, "peak on-heap task memory");
+            assertEquals(forMemory + 1, manager().batchesCutForMemory(), "batches cut because Spark asked");
+        } finally {
+            manager().unregisterShuffle(dependency.shuffleId());
+        }
+    }
+
+    /** A memory consumer that only asks and gives back. */
+    private static final class Hog extends org.apache.spark.memory.MemoryConsumer {
+        Hog(org.apache.spark.memory.TaskMemoryManager memory) {
+            super(memory, org.apache.spark.memory.MemoryMode.ON_HEAP);
+        }
+
+        void free(long bytes) {
+            freeMemory(bytes);
+        }
+
+        @Override
+        public long spill(long size, org.apache.spark.memory.MemoryConsumer trigger) {
+            return 0;
+        }
+    }
+
+    @Test
+    void idealIsRefusedInSparkWithTheReason() {
+        SparkException failure = assertThrows(SparkException.class, () -> job("ideal"));
+        assertTrue(failure.getMessage().contains("holds every record of its map tasks in memory"),
+                failure.getMessage());
+        InvalidParameterException refused = assertThrows(InvalidParameterException.class,
+                () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.STRATEGY, "ideal")));
+        assertEquals(SluiceSparkConf.STRATEGY, refused.parameter());
+    }
+
+    @Test
+    void theDefaultMemoryLimitIsHalfTheExecutorsMemoryOverhead() {
+        long mib = 1024L * 1024;
+        assertEquals(192 * mib, SluiceSparkConf.from(new SparkConf(false)).memoryLimit, "max(384m, 0.1 x 1g) / 2");
+        assertEquals(512 * mib, SluiceSparkConf.from(new SparkConf(false).set("spark.executor.memory", "10g"))
+                .memoryLimit, "0.1 x 10g / 2");
+        assertEquals(1024 * mib, SluiceSparkConf.from(new SparkConf(false)
+                .set("spark.executor.memoryOverhead", "2g")).memoryLimit);
+        assertEquals(1024 * mib, SluiceSparkConf.from(new SparkConf(false)
+                .set("spark.executor.memoryOverhead", "2048")).memoryLimit, "MiB without a unit, as Spark reads it");
+        assertEquals(dev.sluice.spi.WriterConfig.UNLIMITED, SluiceSparkConf.from(new SparkConf(false)
+                .set(SluiceSparkConf.MEMORY_LIMIT, "none")).memoryLimit);
     }
 
     @Test

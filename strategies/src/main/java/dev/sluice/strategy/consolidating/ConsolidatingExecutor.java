@@ -48,7 +48,10 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         this.settings = settings;
         this.storage = storage;
         this.allocator = allocator;
-        this.host = new ExecutorMemory(config);
+        // One executor-wide memory per scope: the host's limit bounds all its executors together, and any of them may
+        // spill another's finished partials to make room, as spark-rapids' HostAlloc is one per executor JVM.
+        this.host = config.memoryScope == null ? new ExecutorMemory(config)
+                : config.memoryScope.shared(ExecutorMemory.class, () -> new ExecutorMemory(config));
         String prefix = "sluice-" + strategy;
         // Not a child allocator of the executor's own: a segment catalog keeps partials after its executor closes
         // (a closed pool frees what is given back to it).
