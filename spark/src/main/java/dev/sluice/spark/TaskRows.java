@@ -12,8 +12,8 @@ import org.apache.spark.memory.TaskMemoryManager;
  * A map task's rows being batched, as Spark's memory manager sees them: heap memory acquired from the task's
  * {@link TaskMemoryManager} before the rows grow past it, as Spark's own shuffle writers register what they buffer
  * ({@code ShuffleExternalSorter extends MemoryConsumer}; Celeborn's {@code SortBasedPusher} and Comet's shuffle
- * allocator do the same). When Spark gives less than asked, the batch is cut now; when another consumer of the task
- * needs memory, {@link #spill} cuts it too: the rows go to the strategy, which compresses them into partials, which
+ * allocator do the same). When Spark gives less than asked, the batch is cut one step (1 MiB) past what it granted;
+ * when another consumer of the task needs memory, {@link #spill} cuts it too: the rows go to the strategy, which compresses them into partials, which
  * it bounds by {@code spark.sluice.memoryLimit} and spills to file itself. Rows handed to the strategy and not yet
  * compressed (at most its in-flight limit) are not counted here.
  *
@@ -28,6 +28,8 @@ final class TaskRows extends MemoryConsumer {
     private final ReentrantLock lock = new ReentrantLock();
     private ShuffleWriter writer;
     private long spills;
+    /** Spark gave less than asked for the batch being built: it is cut one step later, without asking again. */
+    private boolean denied;
 
     TaskRows(TaskMemoryManager memory, RowBatches batches) {
         super(memory, memory.pageSizeBytes(), MemoryMode.ON_HEAP);
@@ -51,7 +53,12 @@ final class TaskRows extends MemoryConsumer {
         lock.lock();
         try {
             boolean full = batches.add(partition, key, value);
-            if (full || !cover(batches.buffered())) {
+            if (!full && !denied && !cover(batches.buffered())) {
+                denied = true;
+            }
+            // Denied, the batch goes on to one step past what Spark granted, asking no more: cutting at every row
+            // would make a piece per row, and asking at every row a call into the memory manager per row.
+            if (full || (denied && batches.buffered() >= used + STEP)) {
                 batches.cut(writer);
                 giveBack();
             }
@@ -101,6 +108,7 @@ final class TaskRows extends MemoryConsumer {
     }
 
     private void giveBack() {
+        denied = false;
         if (used > 0) {
             freeMemory(used);
         }
