@@ -37,6 +37,9 @@ class SluiceEncryptedShuffleTest {
             assertEquals(0, manager.batchesCut(), "a Sluice strategy wrote an encrypted shuffle");
         } finally {
             spark.stop();
+            // Spark keeps a JVM's local root dirs from the first SparkContext (Utils.localRootDirs): forget them, or
+            // the next test class's context makes its temporary dirs in this deleted one, and leaves it behind.
+            org.apache.spark.util.Utils$.MODULE$.clearLocalRootDirs();
             Cleanup.deleteTree(localDir);
         }
     }

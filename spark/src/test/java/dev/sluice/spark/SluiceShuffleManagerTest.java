@@ -100,6 +100,9 @@ class SluiceShuffleManagerTest {
             spark.stop();
             assertTrue(spark.sparkContext().isStopped(), "the SparkContext did not stop");
         } finally {
+            // Spark keeps a JVM's local root dirs from the first SparkContext (Utils.localRootDirs): forget them, or
+            // the next test class's context makes its temporary dirs in this deleted one, and leaves it behind.
+            org.apache.spark.util.Utils$.MODULE$.clearLocalRootDirs();
             leaked.close();
             assertEquals(0, shared.allocatedBytes(), "Sluice's allocator after the leaked buffer was given back");
             // The root was closed (and said the child was open): closing the child now is refused by the root.
