@@ -235,6 +235,10 @@ class ScriptsIT {
                 new String[] {"scripts/profile.sh", "--strategy", "buffered:merge=zip", "--size", "tiny"},
                 new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--out",
                         WORK.resolve("a-file.txt").toString()},
+                new String[] {"scripts/spark-cluster-check", "--spark-home", "/nonexistent"},
+                new String[] {"scripts/spark-cluster-check", "--rows", "0"},
+                new String[] {"scripts/spark-cluster-check", "--port", "70000"},
+                new String[] {"scripts/spark-cluster-check", "--workers", "3"},
                 new String[] {"scripts/python-env", "--fast"},
                 new String[] {"scripts/python-env", "--python", "/nonexistent/python3"})) {
             Run r = run(bad);

@@ -103,6 +103,11 @@ final class RowBatches {
         batches++;
     }
 
+    /** Bytes of the batch being built, as counted so far (a serializer's own buffer counts once flushed). */
+    long buffered() {
+        return buffered;
+    }
+
     /** Records (rows) serialized so far. */
     long records() {
         return records;

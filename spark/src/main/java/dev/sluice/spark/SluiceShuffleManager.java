@@ -3,10 +3,13 @@ package dev.sluice.spark;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.storage.IoSnapshot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.ShuffleDependency;
@@ -19,6 +22,7 @@ import org.apache.spark.shuffle.ShuffleHandle;
 import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
 import org.apache.spark.shuffle.api.ShuffleExecutorComponents;
+import org.apache.spark.shuffle.api.SingleSpillShuffleMapOutputWriter;
 import org.apache.spark.shuffle.sort.SortShuffleManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,22 +68,44 @@ public class SluiceShuffleManager extends SortShuffleManager {
         }
         @SuppressWarnings("unchecked")
         ShuffleDependency<K, V, ?> dependency = ((BaseShuffleHandle<K, V, ?>) handle).dependency();
-        String why = Eligibility.whyNot(dependency, conf);
+        String why = Eligibility.whyNot(dependency, conf, settings);
         if (why != null) {
-            if (fallbacks.putIfAbsent(handle.shuffleId(), why) == null) {
-                LOG.info("Shuffle {} goes to Spark's own writer, not Sluice's {}: {}", handle.shuffleId(), text, why);
-            }
-            return super.getWriter(handle, mapId, context, metrics);
+            return fallBack(handle, mapId, context, metrics, text, why);
         }
         StrategySpec spec = specs.computeIfAbsent(text, t -> settings.spec(
                 local != null ? "local property " + SluiceSparkConf.STRATEGY : SluiceSparkConf.STRATEGY, t));
         SluiceExecutors shared = executors();
+        Optional<SingleSpillShuffleMapOutputWriter> single;
+        try {
+            single = components.createSingleFileMapOutputWriter(handle.shuffleId(), mapId);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the shuffle IO plugin's single-file map output writer for map " + mapId
+                    + " of shuffle " + handle.shuffleId(), e);
+        }
+        why = Eligibility.whyNotPlugin(single, conf);
+        if (why != null) {
+            return fallBack(handle, mapId, context, metrics, text, why);
+        }
         ShuffleCodec codec = Eligibility.codec(conf);
-        return new StrategyShuffleWriter<>(dependency, mapId, metrics,
-                shared.executor(spec, dependency.partitioner().numPartitions()), shared, codec, settings.batchBytes,
-                conf.getBoolean("spark.shuffle.checksum.enabled", true), components, shuffleBlockResolver(),
-                SparkEnv.get().blockManager().shuffleServerId(),
-                () -> sluiceMaps.computeIfAbsent(handle.shuffleId(), id -> ConcurrentHashMap.newKeySet()).add(mapId));
+        SluiceExecutors.Lease lease = shared.lease(spec, dependency.partitioner().numPartitions(), handle.shuffleId());
+        try {
+            return new StrategyShuffleWriter<>(dependency, mapId, metrics, context.taskMemoryManager(), lease, shared,
+                    codec, settings.batchBytes, conf.getBoolean("spark.shuffle.checksum.enabled", true), single.get(),
+                    shuffleBlockResolver(), SparkEnv.get().blockManager().shuffleServerId(),
+                    () -> sluiceMaps.computeIfAbsent(handle.shuffleId(), id -> ConcurrentHashMap.newKeySet()).add(mapId));
+        } catch (RuntimeException | Error e) {
+            lease.release();
+            throw e;
+        }
+    }
+
+    /** Spark's own writer for this map task, and one line (once per shuffle) saying why. */
+    private <K, V> ShuffleWriter<K, V> fallBack(ShuffleHandle handle, long mapId, TaskContext context,
+                                               ShuffleWriteMetricsReporter metrics, String strategy, String why) {
+        if (fallbacks.putIfAbsent(handle.shuffleId(), why) == null) {
+            LOG.info("Shuffle {} goes to Spark's own writer, not Sluice's {}: {}", handle.shuffleId(), strategy, why);
+        }
+        return super.getWriter(handle, mapId, context, metrics);
     }
 
     /**
@@ -94,10 +120,22 @@ public class SluiceShuffleManager extends SortShuffleManager {
                 if (shared == null) {
                     SparkEnv env = SparkEnv.get();
                     java.io.File[] localDirs = env.blockManager().diskBlockManager().localDirs();
+                    // Sluice's own instance of the plugin's executor components, made and initialized as Spark's
+                    // SortShuffleManager.loadShuffleExecutorComponents does (its instance is private), with the
+                    // plugin's settings spark.shuffle.plugin.__config__.*, as spark-rapids' manager passes them too.
                     ShuffleExecutorComponents io = ShuffleDataIOUtils.loadShuffleDataIO(conf).executor();
-                    io.initializeExecutor(conf.getAppId(), env.executorId(), Map.of());
+                    Map<String, String> extra = new java.util.HashMap<>();
+                    for (scala.Tuple2<String, String> entry
+                            : conf.getAllWithPrefix(ShuffleDataIOUtils.SHUFFLE_SPARK_CONF_PREFIX())) {
+                        extra.put(entry._1(), entry._2());
+                    }
+                    io.initializeExecutor(conf.getAppId(), env.executorId(), extra);
                     components = io;
-                    shared = new SluiceExecutors(settings, Path.of(localDirs[0].getPath()));
+                    List<Path> dirs = new ArrayList<>();
+                    for (java.io.File localDir : localDirs) {
+                        dirs.add(localDir.toPath());
+                    }
+                    shared = new SluiceExecutors(settings, dirs);
                     executors = shared;
                 }
             }
@@ -105,7 +143,10 @@ public class SluiceShuffleManager extends SortShuffleManager {
         return shared;
     }
 
-    /** Removes the map outputs Sluice wrote for {@code shuffleId}, then Spark's own. */
+    /**
+     * Removes the map outputs Sluice wrote for {@code shuffleId}, forgets why it fell back if it did, retires the
+     * strategy executors no registered shuffle uses any more, then removes Spark's own outputs.
+     */
     @Override
     public boolean unregisterShuffle(int shuffleId) {
         Set<Long> maps = sluiceMaps.remove(shuffleId);
@@ -114,21 +155,37 @@ public class SluiceShuffleManager extends SortShuffleManager {
                 shuffleBlockResolver().removeDataByMap(shuffleId, mapId);
             }
         }
+        fallbacks.remove(shuffleId);
+        SluiceExecutors shared = executors;
+        if (shared != null) {
+            shared.unregister(shuffleId);
+        }
         return super.unregisterShuffle(shuffleId);
     }
 
-    /** Stops Sluice's executors, removes its scratch directory, then stops Spark's manager. */
+    /**
+     * Stops Sluice's executors and removes its scratch directories, then stops Spark's manager. Never throws:
+     * {@code SparkEnv.stop} calls this with nothing around it, and what it would skip after a throw (the block manager's
+     * and the RPC environment's shutdown) matters more than a strategy pool that did not stop in time or memory a
+     * strategy did not give back; both are logged.
+     */
     @Override
     public void stop() {
         SluiceExecutors shared = executors;
         executors = null;
-        try {
-            if (shared != null) {
+        if (shared != null) {
+            try {
                 shared.close();
+            } catch (RuntimeException e) {
+                LOG.warn("Stopping Sluice's executors failed; Spark's shuffle manager stops anyway", e);
             }
-        } finally {
-            super.stop();
         }
+        super.stop();
+    }
+
+    /** This JVM's shared Sluice state, or null before its first Sluice map task (tests force a leak through it). */
+    SluiceExecutors shared() {
+        return executors;
     }
 
     /** Sluice's counted I/O in this JVM so far (all zero before the first Sluice map task here). */
@@ -144,10 +201,22 @@ public class SluiceShuffleManager extends SortShuffleManager {
         return out;
     }
 
-    /** The strategy executors started in this JVM, by spec and partition count. */
+    /** The strategy executors running in this JVM (started, not retired), by spec and partition count. */
     public List<String> startedExecutors() {
         SluiceExecutors shared = executors;
         return shared == null ? List.of() : shared.started();
+    }
+
+    /** Batches this JVM's committed Sluice map tasks cut because Spark's memory manager asked for the rows' heap. */
+    public long batchesCutForMemory() {
+        SluiceExecutors shared = executors;
+        return shared == null ? 0 : shared.batchesForMemory();
+    }
+
+    /** Strategy executors started in this JVM so far, retired ones included. */
+    public long executorsStartedSoFar() {
+        SluiceExecutors shared = executors;
+        return shared == null ? 0 : shared.startedSoFar();
     }
 
     /** Batches cut by this JVM's committed Sluice map tasks so far (0 before the first). */
@@ -171,9 +240,20 @@ public class SluiceShuffleManager extends SortShuffleManager {
         return shared == null ? 0 : shared.peakAllocatedBytes();
     }
 
-    /** Sluice's scratch directory in this JVM, or null before its first map task. */
-    public Path scratchDirectory() {
+    /** Sluice's scratch directories in this JVM, one in each of Spark's local dirs; empty before its first map task. */
+    public List<Path> scratchDirectories() {
         SluiceExecutors shared = executors;
-        return shared == null ? null : shared.dir();
+        return shared == null ? List.of() : shared.dirs();
+    }
+
+    /**
+     * Data files Spark took over from Sluice in this JVM by a rename (the file at Spark's name is the one Sluice wrote)
+     * and not ({@code unix:ino}, where the file system has it), and from a scratch dir in another local dir than the
+     * data file's: {@code {renames, copies, across local dirs}}.
+     */
+    public long[] transfers() {
+        SluiceExecutors shared = executors;
+        return shared == null ? new long[3] : new long[] {shared.transfersByRename(), shared.transfersByCopy(),
+            shared.transfersAcrossLocalDirs()};
     }
 }

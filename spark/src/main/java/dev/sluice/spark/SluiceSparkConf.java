@@ -4,6 +4,7 @@ import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.Bytes;
 import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.memory.MemoryScope;
 import java.util.Locale;
 import org.apache.spark.SparkConf;
 
@@ -21,6 +22,12 @@ public final class SluiceSparkConf {
     public static final String BATCH_BYTES = PREFIX + "batchBytes";
     public static final String THREADS = PREFIX + "threads";
     public static final String MEMORY_LIMIT = PREFIX + "memoryLimit";
+    /**
+     * The most partitions a shuffle may have and go through a strategy. A map task holds a serialization stream and
+     * its buffers per partition (and per-batch a file per partition), the design Spark bounds its own
+     * {@code BypassMergeSortShuffleWriter} by with {@code spark.shuffle.sort.bypassMergeThreshold}, its default here.
+     */
+    public static final String MAX_PARTITIONS = PREFIX + "maxPartitions";
     /** A strategy value meaning Spark's own writers ({@code SortShuffleManager}'s). */
     public static final String STOCK = "stock";
     /**
@@ -34,17 +41,20 @@ public final class SluiceSparkConf {
     public final long batchBytes;
     public final int threads;
     public final long memoryLimit;
+    public final int maxPartitions;
 
-    private SluiceSparkConf(String strategy, long batchBytes, int threads, long memoryLimit) {
+    private SluiceSparkConf(String strategy, long batchBytes, int threads, long memoryLimit, int maxPartitions) {
         this.strategy = strategy;
         this.batchBytes = batchBytes;
         this.threads = threads;
         this.memoryLimit = memoryLimit;
+        this.maxPartitions = maxPartitions;
     }
 
     /**
-     * Reads and checks every {@code spark.sluice.*} key of {@code conf}, and refuses a Spark configuration no
-     * strategy can serve (io encryption).
+     * Reads and checks every {@code spark.sluice.*} key of {@code conf}. Spark settings no strategy can serve (io
+     * encryption, codecs Sluice does not frame) are not refused here: {@link Eligibility} sends those shuffles to
+     * Spark's writers, each with its reason.
      *
      * @throws InvalidParameterException naming the key, its value and what is allowed
      */
@@ -52,16 +62,11 @@ public final class SluiceSparkConf {
         for (scala.Tuple2<String, String> entry : conf.getAllWithPrefix(PREFIX)) {
             String key = PREFIX + entry._1();
             if (!key.equals(STRATEGY) && !key.equals(BATCH_BYTES) && !key.equals(THREADS)
-                    && !key.equals(MEMORY_LIMIT)) {
+                    && !key.equals(MEMORY_LIMIT) && !key.equals(MAX_PARTITIONS)) {
                 throw new InvalidParameterException(key, entry._2(), "one of the keys " + STRATEGY + ", "
-                        + BATCH_BYTES + ", " + THREADS + ", " + MEMORY_LIMIT + " (this key is unknown)");
+                        + BATCH_BYTES + ", " + THREADS + ", " + MEMORY_LIMIT + ", " + MAX_PARTITIONS
+                        + " (this key is unknown)");
             }
-        }
-        if (conf.getBoolean("spark.io.encryption.enabled", false)) {
-            throw new InvalidParameterException("spark.io.encryption.enabled", "true", "false with "
-                    + SluiceShuffleManager.class.getName() + ": Spark wraps each block in one crypto stream, and a "
-                    + "Sluice strategy writes a partition as pieces made independently, which that stream cannot read "
-                    + "(use Spark's own manager for encrypted shuffles)");
         }
         String strategy = conf.get(STRATEGY, "per-batch").trim();
         long batchBytes = size(BATCH_BYTES, conf.get(BATCH_BYTES, DEFAULT_BATCH_BYTES));
@@ -69,21 +74,16 @@ public final class SluiceSparkConf {
             throw new InvalidParameterException(BATCH_BYTES, conf.get(BATCH_BYTES), "a size from 1 byte to 2 GiB "
                     + "(a batch's rows of one partition live in one Java array)");
         }
-        String threadsText = conf.get(THREADS, String.valueOf(WriterConfig.Builder.DEFAULT_THREADS));
-        int threads;
-        try {
-            threads = Integer.parseInt(threadsText.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidParameterException(THREADS, threadsText, "an integer >= 1");
-        }
-        if (threads < 1) {
-            throw new InvalidParameterException(THREADS, threadsText, "an integer >= 1");
-        }
-        long memoryLimit = WriterConfig.parseMemoryLimit(MEMORY_LIMIT, conf.get(MEMORY_LIMIT, "none").trim());
+        int threads = positive(THREADS, conf.get(THREADS, String.valueOf(WriterConfig.Builder.DEFAULT_THREADS)));
+        int maxPartitions = positive(MAX_PARTITIONS, conf.get(MAX_PARTITIONS,
+                String.valueOf(conf.getInt("spark.shuffle.sort.bypassMergeThreshold", 200))));
+        long memoryLimit = conf.contains(MEMORY_LIMIT)
+                ? WriterConfig.parseMemoryLimit(MEMORY_LIMIT, conf.get(MEMORY_LIMIT).trim())
+                : defaultMemoryLimit(conf);
         if (memoryLimit < 1) {
             throw new InvalidParameterException(MEMORY_LIMIT, conf.get(MEMORY_LIMIT), "none, or a size >= 1 byte");
         }
-        SluiceSparkConf settings = new SluiceSparkConf(strategy, batchBytes, threads, memoryLimit);
+        SluiceSparkConf settings = new SluiceSparkConf(strategy, batchBytes, threads, memoryLimit, maxPartitions);
         if (!strategy.equals(STOCK)) {
             settings.spec(STRATEGY, strategy);
         }
@@ -91,13 +91,41 @@ public final class SluiceSparkConf {
     }
 
     /**
+     * The executor JVM's limit when {@value #MEMORY_LIMIT} is not set: half of the memory Spark asks the cluster
+     * manager for beyond the heap, {@code spark.executor.memoryOverhead}, else Spark's own default for it
+     * ({@code max(384 MiB, spark.executor.memoryOverheadFactor (0.10) x spark.executor.memory)},
+     * {@code ResourceProfile.calculateOverHeadMemory}). That overhead is what a container allows outside the heap, where
+     * Sluice's partials live (outside {@code -Xmx}, outside Spark's memory manager); the other half is left to what
+     * Spark itself puts there (Netty's buffers, thread stacks, metaspace). Spark's off-heap pool
+     * ({@code spark.memory.offHeap.size}) is requested on top of the overhead and is Spark's own: Sluice does not
+     * draw from it.
+     */
+    static long defaultMemoryLimit(SparkConf conf) {
+        long mib = 1024L * 1024;
+        long overhead;
+        if (conf.contains("spark.executor.memoryOverhead")) {
+            overhead = conf.getSizeAsMb("spark.executor.memoryOverhead") * mib;
+        } else {
+            long heap = conf.getSizeAsMb("spark.executor.memory", "1g") * mib;
+            double factor = conf.getDouble("spark.executor.memoryOverheadFactor", 0.10);
+            overhead = Math.max(384 * mib, (long) (factor * heap));
+        }
+        return Math.max(1, overhead / 2);
+    }
+
+    /**
      * {@code text} parsed as a strategy spec (presets included) and refused where its map output could not be served
-     * by Spark's block resolver.
+     * by Spark's block resolver, or where it keeps everything in memory ({@code ideal}).
      *
      * @param key where the text came from, for errors
      */
     public StrategySpec spec(String key, String text) {
         StrategySpec spec = StrategySpec.parse(key, text);
+        if (spec.name().equals("ideal")) {
+            throw new InvalidParameterException(key, text, "a strategy that bounds its memory: ideal, the reference, "
+                    + "holds every record of its map tasks in memory until commit, which in an executor is the whole "
+                    + "map output outside Spark's memory manager and outside -Xmx");
+        }
         String inMemory = spec.describeOptions().get("skipMerge");
         if ("true".equals(inMemory)) {
             throw new InvalidParameterException(key, text, "a strategy whose map output is a file: with skipMerge=true, "
@@ -107,10 +135,26 @@ public final class SluiceSparkConf {
         return spec;
     }
 
-    /** A writer configuration of these settings for shuffles of {@code partitions} partitions, in {@code dir}. */
-    public WriterConfig writerConfig(int partitions, java.nio.file.Path dir) {
+    /**
+     * A writer configuration of these settings for shuffles of {@code partitions} partitions, in {@code dir}, its
+     * memory limit shared in {@code scope} (one per executor JVM).
+     */
+    public WriterConfig writerConfig(int partitions, java.nio.file.Path dir, MemoryScope scope) {
         return WriterConfig.builder().partitions(partitions).threads(threads).memoryLimit(memoryLimit).outputDir(dir)
-                .build();
+                .memoryScope(scope).build();
+    }
+
+    private static int positive(String key, String text) {
+        int value;
+        try {
+            value = Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidParameterException(key, text, "an integer >= 1");
+        }
+        if (value < 1) {
+            throw new InvalidParameterException(key, text, "an integer >= 1");
+        }
+        return value;
     }
 
     private static long size(String key, String text) {
@@ -123,7 +167,8 @@ public final class SluiceSparkConf {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "strategy=%s batchBytes=%d threads=%d memoryLimit=%s", strategy, batchBytes,
-                threads, memoryLimit == WriterConfig.UNLIMITED ? "none" : String.valueOf(memoryLimit));
+        return String.format(Locale.ROOT, "strategy=%s batchBytes=%d threads=%d memoryLimit=%s maxPartitions=%d", strategy,
+                batchBytes, threads, memoryLimit == WriterConfig.UNLIMITED ? "none" : String.valueOf(memoryLimit),
+                maxPartitions);
     }
 }

@@ -3,7 +3,6 @@ package dev.sluice.spark;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.MapTask;
-import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.spi.StreamFormat;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.MapOutputFiles;
@@ -12,15 +11,14 @@ import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import org.apache.spark.Partitioner;
 import org.apache.spark.ShuffleDependency;
+import org.apache.spark.memory.TaskMemoryManager;
 import org.apache.spark.scheduler.MapStatus;
 import org.apache.spark.scheduler.MapStatus$;
 import org.apache.spark.shuffle.IndexShuffleBlockResolver;
 import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
-import org.apache.spark.shuffle.api.ShuffleExecutorComponents;
 import org.apache.spark.shuffle.api.SingleSpillShuffleMapOutputWriter;
 import org.apache.spark.storage.BlockManagerId;
 import scala.Option;
@@ -33,7 +31,9 @@ import scala.collection.Iterator;
  * single-file map output writer takes that file over (a rename) and writes the index and checksum files under the
  * names Spark chooses ({@code IndexShuffleBlockResolver.writeMetadataFileAndCommit}), as
  * {@code UnsafeShuffleWriter} does with a single spill file. A failure aborts the strategy's writer and removes what
- * it made; {@code stop(false)} after a commit removes the committed output.
+ * it made; {@code stop(false)} after a commit removes the committed output. Spark's files under this map id are this
+ * attempt's once its transfer went through, because map ids are task attempt ids: {@link Eligibility} sends
+ * {@code spark.shuffle.useOldFetchProtocol=true}, where they are partition indices, to Spark's writers.
  *
  * <p>Task metrics: records, bytes written (the committed partitions' lengths) and write time as spark-rapids'
  * multithreaded writer defines it ({@code RapidsShuffleThreadedWriterBase.write}: the whole of {@code write} less the
@@ -58,36 +58,40 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private final ShuffleDependency<K, V, ?> dependency;
     private final long mapId;
     private final ShuffleWriteMetricsReporter metrics;
-    private final ShuffleExecutor executor;
+    private final SluiceExecutors.Lease lease;
+    private final TaskMemoryManager taskMemory;
     private final SluiceExecutors executors;
     private final CountedStorage storage;
     private final Path dir;
     private final ShuffleCodec codec;
     private final long batchBytes;
     private final boolean checksums;
-    private final ShuffleExecutorComponents components;
+    private final SingleSpillShuffleMapOutputWriter single;
     private final IndexShuffleBlockResolver resolver;
     private final BlockManagerId location;
     private final Runnable onCommitted;
     private MapStatus status;
     private long[] partitionLengths;
     private boolean stopped;
+    /** Whether Spark took this attempt's data file over (its index and data are under Spark's names since). */
+    private boolean transferred;
 
     StrategyShuffleWriter(ShuffleDependency<K, V, ?> dependency, long mapId, ShuffleWriteMetricsReporter metrics,
-                          ShuffleExecutor executor, SluiceExecutors executors, ShuffleCodec codec, long batchBytes,
-                          boolean checksums, ShuffleExecutorComponents components, IndexShuffleBlockResolver resolver,
+                          TaskMemoryManager taskMemory, SluiceExecutors.Lease lease, SluiceExecutors executors, ShuffleCodec codec, long batchBytes,
+                          boolean checksums, SingleSpillShuffleMapOutputWriter single, IndexShuffleBlockResolver resolver,
                           BlockManagerId location, Runnable onCommitted) {
         this.dependency = dependency;
         this.mapId = mapId;
         this.metrics = metrics;
-        this.executor = executor;
+        this.taskMemory = taskMemory;
+        this.lease = lease;
         this.executors = executors;
         this.storage = executors.storage();
-        this.dir = executors.dir();
+        this.dir = executors.scratchFor(resolver.getDataFile(dependency.shuffleId(), mapId));
         this.codec = codec;
         this.batchBytes = batchBytes;
         this.checksums = checksums;
-        this.components = components;
+        this.single = single;
         this.resolver = resolver;
         this.location = location;
         this.onCommitted = onCommitted;
@@ -102,8 +106,10 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         RowBatches batches = new RowBatches(partitioner.numPartitions(), dependency.serializer().newInstance(),
                 batchBytes, codec);
         MapOutput output = null;
-        try (dev.sluice.spi.ShuffleWriter writer = executor.createMapOutputWriter(
-                new MapTask(shuffleId, mapId, CONCATENATED))) {
+        TaskRows rows = new TaskRows(taskMemory, batches);
+        try (dev.sluice.spi.ShuffleWriter writer = lease.executor().createMapOutputWriter(
+                new MapTask(shuffleId, mapId, CONCATENATED, dir))) {
+            rows.open(writer);
             while (true) {
                 long fetch = System.nanoTime();
                 boolean more = input.hasNext();
@@ -112,14 +118,12 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
                 if (!more) {
                     break;
                 }
-                if (batches.add(partitioner.getPartition(record._1()), record._1(), record._2())) {
-                    batches.cut(writer);
-                }
+                rows.add(partitioner.getPartition(record._1()), record._1(), record._2());
             }
-            batches.finish(writer);
+            rows.finish();
             output = writer.commit();
             partitionLengths = output.partitionLengths().clone();
-            handOver(shuffleId, output);
+            handOver(shuffleId, output, partitionLengths);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw failed(output, (IOException) new InterruptedIOException("map task " + mapId
@@ -131,15 +135,20 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         } catch (Error e) {
             throw failed(output, e);
         } finally {
-            if (output != null) {
-                output.close();
+            rows.close();
+            try {
+                if (output != null) {
+                    output.close();
+                }
+            } finally {
+                lease.release();
             }
         }
         long bytes = 0;
         for (long length : partitionLengths) {
             bytes += length;
         }
-        executors.addBatches(batches.batches());
+        executors.addBatches(batches.batches(), rows.spills());
         metrics.incRecordsWritten(batches.records());
         metrics.incBytesWritten(bytes);
         metrics.incWriteTime(System.nanoTime() - start - fetchNanos);
@@ -150,9 +159,12 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     /**
      * Gives the committed data file to Spark's single-file map output writer with its lengths and the strategy's
      * checksums (when Spark's are on), then forgets it in Sluice's storage and removes the strategy's own index and
-     * checksum files.
+     * checksum files. {@code lengths} is what the MapStatus is built from, after this: where an earlier attempt of the
+     * same map id already committed, {@code IndexShuffleBlockResolver.writeMetadataFileAndCommit} keeps that output,
+     * deletes this one and copies the kept lengths into the array it was given, as {@code UnsafeShuffleWriter} relies
+     * on (its {@code partitionLengths} is the array it passes), so the MapStatus describes what reducers will read.
      */
-    private void handOver(int shuffleId, MapOutput output) throws IOException {
+    private void handOver(int shuffleId, MapOutput output, long[] lengths) throws IOException {
         MapOutputFiles files = new MapOutputFiles(dir, shuffleId, mapId);
         if (!output.files().contains(files.dataFile())) {
             throw new IOException("the strategy committed map " + mapId + " of shuffle " + shuffleId + " as "
@@ -160,15 +172,23 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
                     + "only strategies whose map output is a data file can run in Spark");
         }
         long[] sums = checksums ? checksums(files, output) : new long[0];
-        Optional<SingleSpillShuffleMapOutputWriter> single =
-                components.createSingleFileMapOutputWriter(shuffleId, mapId);
-        if (single.isEmpty()) {
-            throw new IOException("the shuffle IO plugin (spark.shuffle.sort.io.plugin.class) gives no single-file "
-                    + "map output writer, which Sluice hands its data files to");
-        }
-        single.get().transferMapSpillFile(files.dataFile().toFile(), output.partitionLengths(), sums);
+        Object written = inode(files.dataFile());
+        single.transferMapSpillFile(files.dataFile().toFile(), lengths, sums);
+        transferred = true;
+        java.io.File taken = resolver.getDataFile(shuffleId, mapId);
+        Object now = inode(taken.toPath());
+        executors.transferred(dir, taken, written != null && now != null ? written.equals(now) : null);
         for (Path file : output.files()) {
             storage.delete(file); // the data file is Spark's now (moved away): this only forgets it
+        }
+    }
+
+    /** The file's inode where the file system says (Linux: {@code unix:ino}), else null. */
+    private static Object inode(Path file) {
+        try {
+            return Files.getAttribute(file, "unix:ino");
+        } catch (UnsupportedOperationException | IllegalArgumentException | IOException e) {
+            return null;
         }
     }
 
@@ -190,13 +210,19 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         return sums;
     }
 
-    /** Removes what this map task committed or left, keeps the first failure, and returns it to throw. */
+    /**
+     * Removes what this map task committed or left, keeps the first failure, and returns it to throw. Spark's files of
+     * this map id are removed only once this attempt's transfer went through: before it, any there are another
+     * attempt's.
+     */
     private <T extends Throwable> T failed(MapOutput output, T failure) {
         try {
             if (output != null) {
                 output.delete(storage);
             }
-            resolver.removeDataByMap(dependency.shuffleId(), mapId);
+            if (transferred) {
+                resolver.removeDataByMap(dependency.shuffleId(), mapId);
+            }
         } catch (IOException | RuntimeException e) {
             failure.addSuppressed(e);
         }
@@ -209,6 +235,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
             return Option.empty();
         }
         stopped = true;
+        lease.release(); // write() released it, unless it never ran
         if (success) {
             if (status == null) {
                 throw new IllegalStateException("stop(true) before write() committed map " + mapId);

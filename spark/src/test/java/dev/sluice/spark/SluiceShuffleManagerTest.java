@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.hash;
 import static org.apache.spark.sql.functions.spark_partition_id;
 import static org.apache.spark.sql.functions.sum;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -14,6 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.spi.InvalidParameterException;
 import java.io.IOException;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +25,15 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
+import org.apache.spark.executor.ShuffleWriteMetrics;
+import org.apache.spark.rdd.ShuffledRDD;
+import org.apache.spark.scheduler.MapStatus;
+import org.apache.spark.scheduler.MapStatus$;
+import org.apache.spark.serializer.KryoSerializer;
+import org.apache.spark.shuffle.IndexShuffleBlockResolver;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -45,34 +56,61 @@ import scala.Tuple2;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SluiceShuffleManagerTest {
     private Path localDir;
+    /** Three local dirs, as on a node with three disks: Spark hashes each map's files across them. */
+    private List<Path> localDirs;
     private SparkSession spark;
     private List<Row> stock;
 
     @BeforeAll
     void startSpark() throws IOException {
         localDir = Files.createTempDirectory("sluice-spark-test");
+        localDirs = List.of(localDir.resolve("disk0"), localDir.resolve("disk1"), localDir.resolve("disk2"));
         spark = SparkSession.builder().master("local[2]").appName("sluice-manager-test")
                 .config("spark.shuffle.manager", SluiceShuffleManager.class.getName())
                 .config(SluiceSparkConf.STRATEGY, "per-batch")
                 // Several batches per map task, so that partitions are chains of pieces.
                 .config(SluiceSparkConf.BATCH_BYTES, "256k")
                 .config(SluiceSparkConf.THREADS, "4")
-                .config("spark.local.dir", localDir.toString())
+                .config(SluiceSparkConf.MAX_PARTITIONS, "40")
+                // One limit for the JVM's strategies together, well under a job's map output: partials spill.
+                .config(SluiceSparkConf.MEMORY_LIMIT, "1m")
+                .config("spark.shuffle.sort.io.plugin.class", RecordingShuffleDataIO.class.getName())
+                .config("spark.shuffle.plugin.__config__.sluice.test.marker", "42")
+                .config("spark.local.dir", localDirs.stream().map(Path::toString).collect(Collectors.joining(",")))
                 .config("spark.ui.enabled", "false")
                 .config("spark.sql.shuffle.partitions", "8")
                 .getOrCreate();
         stock = job("stock");
     }
 
+    /**
+     * Stops the session with a buffer still held in Sluice's allocator: the manager's stop logs the leak and carries
+     * on, so the SparkContext stops (SparkEnv.stop calls the manager's stop with nothing around it). The buffer is
+     * given back after, and the allocator ends at zero.
+     */
     @AfterAll
-    void stopSpark() throws IOException {
+    void stopSparkWithAForcedLeak() throws IOException {
         SluiceShuffleManager manager = manager();
-        Path scratch = manager.scratchDirectory();
+        List<Path> scratch = manager.scratchDirectories();
+        SluiceExecutors shared = manager.shared();
+        assertNotNull(shared, "no Sluice map task ran");
+        BufferAllocator leaking = shared.allocator().newChildAllocator("test-leak", 0, Long.MAX_VALUE);
+        ArrowBuf leaked = leaking.buffer(4096);
         try {
             spark.stop();
+            assertTrue(spark.sparkContext().isStopped(), "the SparkContext did not stop");
         } finally {
-            assertNotNull(scratch, "no Sluice map task ran");
-            assertFalse(Files.exists(scratch), "stop left Sluice's scratch directory " + scratch);
+            // Spark keeps a JVM's local root dirs from the first SparkContext (Utils.localRootDirs): forget them, or
+            // the next test class's context makes its temporary dirs in this deleted one, and leaves it behind.
+            org.apache.spark.util.Utils$.MODULE$.clearLocalRootDirs();
+            leaked.close();
+            assertEquals(0, shared.allocatedBytes(), "Sluice's allocator after the leaked buffer was given back");
+            // The root was closed (and said the child was open): closing the child now is refused by the root.
+            assertThrows(IllegalStateException.class, leaking::close);
+            assertEquals(3, scratch.size(), "Sluice's scratch directories: " + scratch);
+            for (Path dir : scratch) {
+                assertFalse(Files.exists(dir), "stop left Sluice's scratch directory " + dir);
+            }
             Cleanup.deleteTree(localDir);
         }
     }
@@ -101,7 +139,7 @@ class SluiceShuffleManagerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"per-batch", "buffered", "async", "ideal", "consolidated-best", "upstream-head"})
+    @ValueSource(strings = {"per-batch", "buffered", "async", "consolidated-best", "upstream-head"})
     void everyBuiltInStrategyGivesStockSparksResultsReadByItsOwnReader(String strategy) {
         long writtenBefore = manager().counters().bytesWritten;
         long batchesBefore = manager().batchesCut();
@@ -114,6 +152,188 @@ class SluiceShuffleManagerTest {
         assertTrue(manager().offHeapPeakBytes() > 0, "Sluice's direct memory was never read as held");
         assertTrue(manager().startedExecutors().stream().anyMatch(e -> e.startsWith(strategy + " / 16 partitions")),
                 manager().startedExecutors().toString());
+    }
+
+    /**
+     * Three local dirs: each map task writes in Sluice's scratch directory of the local dir where Spark will put its
+     * data file, so every dir receives data files and every hand-over is a rename (the file at Spark's name is the very
+     * file Sluice wrote: the same inode), never a copy across devices.
+     */
+    @Test
+    void threeLocalDirsAllReceiveDataFilesAndEveryHandOverIsARename() throws IOException {
+        long[] before = manager().transfers();
+        int shuffle = spark.sparkContext().newShuffleId() + 1;
+        spark.conf().set(SluiceSparkConf.STRATEGY, "buffered");
+        try {
+            // 30 map tasks: Spark hashes each one's data file to one of the three dirs.
+            assertEquals(30_000, spark.range(0, 30_000, 1, 30).repartition(4).count());
+        } finally {
+            spark.conf().unset(SluiceSparkConf.STRATEGY);
+        }
+        long[] after = manager().transfers();
+        assertTrue(after[0] - before[0] >= 30, "hand-overs by rename: " + (after[0] - before[0]));
+        assertEquals(before[1], after[1], "hand-overs that left another file at Spark's name (a copy)");
+        assertEquals(before[2], after[2], "hand-overs from a scratch dir in another local dir (a copy across disks)");
+        for (Path dir : localDirs) {
+            Set<String> data = files(dir).stream().map(f -> Path.of(f).getFileName().toString())
+                    .filter(f -> f.startsWith("shuffle_" + shuffle + "_") && f.endsWith(".data"))
+                    .collect(Collectors.toSet());
+            assertFalse(data.isEmpty(), dir + " received no data file of shuffle " + shuffle);
+        }
+        for (Path scratch : manager().scratchDirectories()) {
+            assertTrue(localDirs.stream().anyMatch(d -> scratch.startsWith(d)), scratch + " is in no local dir");
+        }
+    }
+
+    /**
+     * Twenty shuffles, each of its own partition count, each starting a strategy executor (a writer configuration
+     * holds the partition count); once Spark unregisters them (its ContextCleaner's path, blocking), no executor and
+     * no strategy thread is left, and their fallbacks are forgotten.
+     */
+    @Test
+    void anApplicationWithTwentyShufflesOfDifferentPartitionCountsEndsWithTheExecutorsThreadsRetired() {
+        long threadsBefore = strategyThreads();
+        long startedBefore = manager().executorsStartedSoFar();
+        int before = spark.sparkContext().newShuffleId();
+        spark.conf().set(SluiceSparkConf.STRATEGY, "buffered");
+        try {
+            for (int partitions = 21; partitions <= 40; partitions++) {
+                long rows = spark.range(0, 2_000, 1, 2).repartition(partitions).count();
+                assertEquals(2_000, rows);
+            }
+        } finally {
+            spark.conf().unset(SluiceSparkConf.STRATEGY);
+        }
+        // Each partition count started its own executor (some may already be retired: Spark's ContextCleaner removes
+        // a shuffle once its dependency is garbage).
+        assertTrue(manager().executorsStartedSoFar() >= startedBefore + 20,
+                (manager().executorsStartedSoFar() - startedBefore) + " executors started");
+        int after = spark.sparkContext().newShuffleId();
+        for (int shuffleId = before; shuffleId < after; shuffleId++) {
+            spark.sparkContext().cleaner().get().doCleanupShuffle(shuffleId, true);
+        }
+        for (int partitions = 21; partitions <= 40; partitions++) {
+            String key = "buffered / " + partitions + " partitions";
+            assertFalse(manager().startedExecutors().contains(key), key + " still runs");
+        }
+        assertTrue(manager().fallbacks().stream().noneMatch(f -> {
+            int id = Integer.parseInt(f.substring("shuffle ".length(), f.indexOf(':')));
+            return id >= before && id < after;
+        }), manager().fallbacks().toString());
+        // Other tests' executors may be retired meanwhile (the ContextCleaner) and none starts: at most as many.
+        assertTrue(strategyThreads() <= threadsBefore, "strategy threads: " + threadsBefore + " before the 20 "
+                + "shuffles, " + strategyThreads() + " after they were removed");
+    }
+
+    private static long strategyThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("sluice-")).count();
+    }
+
+    /**
+     * What {@code spark.shuffle.useOldFetchProtocol=true} would do (map id = partition index): two attempts of one map
+     * on one executor. Spark keeps the first attempt's output ({@code writeMetadataFileAndCommit}) and deletes the
+     * second's, so the second's MapStatus must carry the kept lengths, those of the index, or reducers would skip
+     * blocks by a size that is not there. The setting itself sends shuffles to Spark's writers, with the reason.
+     */
+    @Test
+    void twoAttemptsOfOneMapGiveAMapStatusEqualToTheIndexSparkKept() throws IOException {
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        @SuppressWarnings("unchecked")
+        ShuffledRDD<Integer, Integer, Integer> shuffled = (ShuffledRDD<Integer, Integer, Integer>) sc
+                .parallelize(List.of(1, 2), 1).mapToPair(i -> new Tuple2<>(i, i)).partitionBy(new HashPartitioner(4))
+                .rdd();
+        shuffled.setSerializer(new KryoSerializer(spark.sparkContext().getConf()));
+        ShuffleDependency<?, ?, ?> dependency = (ShuffleDependency<?, ?, ?>) shuffled.dependencies().head();
+        int shuffleId = dependency.shuffleId();
+        long mapId = 987_654_321L;
+        try {
+            long[] first = attempt(dependency, mapId, 1_000).getPartitionLengths();
+            org.apache.spark.shuffle.ShuffleWriter<Integer, Integer> second = attempt(dependency, mapId, 10);
+            MapStatus status = second.stop(true).get();
+            long[] index = indexLengths(shuffleId, mapId, 4);
+            assertArrayEquals(first, index, "the index is not the first attempt's");
+            assertArrayEquals(index, second.getPartitionLengths(), "the second attempt's lengths");
+            for (int p = 0; p < 4; p++) {
+                assertEquals(MapStatus$.MODULE$.decompressSize(MapStatus$.MODULE$.compressSize(index[p])),
+                        status.getSizeForBlock(p), "MapStatus size of partition " + p);
+            }
+            assertEquals(index.length == 0 ? 0 : java.util.Arrays.stream(index).sum(),
+                    Files.size(resolver().getDataFile(shuffleId, mapId).toPath()), "data file of the kept attempt");
+        } finally {
+            // What the block manager's endpoint calls on RemoveShuffle; the ContextCleaner would skip this shuffle,
+            // which never reached the scheduler (MapOutputTracker.containsShuffle).
+            manager().unregisterShuffle(shuffleId);
+        }
+        assertFalse(resolver().getDataFile(shuffleId, mapId).exists(), "unregistering left the map's data file");
+        SparkConf old = new SparkConf(false).set("spark.shuffle.useOldFetchProtocol", "true");
+        String why = Eligibility.whyNot(dependency, old, SluiceSparkConf.from(old));
+        assertTrue(why != null && why.contains("useOldFetchProtocol"), String.valueOf(why));
+    }
+
+    @SuppressWarnings("unchecked")
+    private org.apache.spark.shuffle.ShuffleWriter<Integer, Integer> attempt(ShuffleDependency<?, ?, ?> dependency,
+                                                                            long mapId, int records) throws IOException {
+        org.apache.spark.shuffle.ShuffleWriter<Integer, Integer> writer = manager().getWriter(
+                dependency.shuffleHandle(), mapId, taskContext(mapId), new ShuffleWriteMetrics());
+        assertTrue(writer instanceof StrategyShuffleWriter, writer.getClass().getName());
+        List<scala.Product2<Integer, Integer>> input = new ArrayList<>();
+        for (int i = 0; i < records; i++) {
+            input.add(new Tuple2<>(i, i));
+        }
+        writer.write(scala.jdk.javaapi.CollectionConverters.asScala(input.iterator()));
+        return writer;
+    }
+
+    /** A task's context outside a scheduled task: its own task memory manager, no local properties. */
+    private static org.apache.spark.TaskContextImpl taskContext(long attemptId) {
+        org.apache.spark.memory.TaskMemoryManager memory =
+                new org.apache.spark.memory.TaskMemoryManager(SparkEnv.get().memoryManager(), attemptId);
+        return new org.apache.spark.TaskContextImpl(0, 0, 0, attemptId, 0, 1, memory, new java.util.Properties(),
+                SparkEnv.get().metricsSystem(), org.apache.spark.TaskContextImpl$.MODULE$.$lessinit$greater$default$10(),
+                org.apache.spark.TaskContextImpl$.MODULE$.$lessinit$greater$default$11(),
+                org.apache.spark.TaskContextImpl$.MODULE$.$lessinit$greater$default$12());
+    }
+
+    private static IndexShuffleBlockResolver resolver() {
+        return (IndexShuffleBlockResolver) manager().shuffleBlockResolver();
+    }
+
+    private static long[] indexLengths(int shuffleId, long mapId, int partitions) throws IOException {
+        java.nio.ByteBuffer offsets = java.nio.ByteBuffer.wrap(Files.readAllBytes(
+                resolver().getIndexFile(shuffleId, mapId, scala.Option.empty()).toPath()));
+        long[] lengths = new long[partitions];
+        long previous = offsets.getLong();
+        for (int p = 0; p < partitions; p++) {
+            long next = offsets.getLong();
+            lengths[p] = next - previous;
+            previous = next;
+        }
+        return lengths;
+    }
+
+    /** The session's bound is 40: a shuffle of 40 partitions goes through the strategy, one of 41 to Spark's writers. */
+    @Test
+    void aShuffleAtThePartitionBoundGoesThroughTheStrategyAndOnePastItFallsBackSayingWhy() {
+        for (int partitions : new int[] {40, 41}) {
+            int shuffle = spark.sparkContext().newShuffleId() + 1;
+            long batches = manager().batchesCut();
+            spark.conf().set(SluiceSparkConf.STRATEGY, "per-batch");
+            try {
+                assertEquals(5_000, spark.range(0, 5_000, 1, 2).repartition(partitions).count());
+            } finally {
+                spark.conf().unset(SluiceSparkConf.STRATEGY);
+            }
+            String fallback = manager().fallbacks().stream().filter(f -> f.startsWith("shuffle " + shuffle + ":"))
+                    .findFirst().orElse(null);
+            if (partitions == 40) {
+                assertEquals(null, fallback, "the shuffle at the bound fell back");
+                assertTrue(manager().batchesCut() > batches, "the shuffle at the bound cut no batch");
+            } else {
+                assertNotNull(fallback, "the shuffle past the bound did not fall back: " + manager().fallbacks());
+                assertTrue(fallback.contains("41 partitions, more than spark.sluice.maxPartitions=40"), fallback);
+            }
+        }
     }
 
     @Test
@@ -147,6 +367,106 @@ class SluiceShuffleManagerTest {
         assertEquals(Set.of(), after, "files the failed map tasks left");
     }
 
+    /**
+     * The session's limit (1 MiB for the JVM, every strategy executor together) is under what a map task's partials
+     * reach: buffered spills partials to file and Spark reads stock's rows back.
+     */
+    @Test
+    void aJobWhoseMapOutputsExceedTheMemoryLimitCompletesWithSpillsAndStocksRows() {
+        long spilled = manager().counters().spilledBytes;
+        assertEquals(stock, job("buffered"));
+        assertTrue(manager().counters().spilledBytes > spilled, "no partial was spilled under a 1 MiB limit");
+    }
+
+    /**
+     * Another memory consumer of the task asks for more than Spark has: Spark asks Sluice's consumer to spill, which
+     * cuts the batch (its rows go to the strategy) and gives their heap back; the task ends holding none.
+     */
+    @Test
+    void whenAnotherConsumerOfTheTaskNeedsMemorySluiceCutsItsBatchAndGivesTheHeapBack() throws IOException {
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        @SuppressWarnings("unchecked")
+        ShuffledRDD<Integer, Integer, Integer> shuffled = (ShuffledRDD<Integer, Integer, Integer>) sc
+                .parallelize(List.of(1, 2), 1).mapToPair(i -> new Tuple2<>(i, i)).partitionBy(new HashPartitioner(4))
+                .rdd();
+        shuffled.setSerializer(new KryoSerializer(spark.sparkContext().getConf()));
+        ShuffleDependency<?, ?, ?> dependency = (ShuffleDependency<?, ?, ?>) shuffled.dependencies().head();
+        org.apache.spark.TaskContextImpl context = taskContext(555_555_555L);
+        org.apache.spark.memory.TaskMemoryManager memory = context.taskMemoryManager();
+        long forMemory = manager().batchesCutForMemory();
+        try {
+            @SuppressWarnings("unchecked")
+            org.apache.spark.shuffle.ShuffleWriter<Integer, Integer> writer = manager().getWriter(
+                    dependency.shuffleHandle(), 123_456_789L, context, new ShuffleWriteMetrics());
+            java.util.Iterator<scala.Product2<Integer, Integer>> input = new java.util.Iterator<>() {
+                private int i;
+
+                @Override
+                public boolean hasNext() {
+                    return i < 20_000;
+                }
+
+                @Override
+                public scala.Product2<Integer, Integer> next() {
+                    if (++i == 10_000) {
+                        // Half way, as an operator upstream in the same task would: ask for more than there is.
+                        Hog hog = new Hog(memory);
+                        assertTrue(memory.getMemoryConsumptionForThisTask() > 0, "Sluice holds no task memory");
+                        hog.free(hog.acquireMemory(Long.MAX_VALUE / 4));
+                    }
+                    return new Tuple2<>(i, i);
+                }
+            };
+            writer.write(scala.jdk.javaapi.CollectionConverters.asScala(input));
+            writer.stop(true);
+            assertEquals(0, memory.getMemoryConsumptionForThisTask(), "task memory held after the write");
+            assertTrue(memory.getPeakOnHeapExecutionMemory() >= TaskRows.STEP, "peak on-heap task memory");
+            assertEquals(forMemory + 1, manager().batchesCutForMemory(), "batches cut because Spark asked");
+        } finally {
+            manager().unregisterShuffle(dependency.shuffleId());
+        }
+    }
+
+    /** A memory consumer that only asks and gives back. */
+    private static final class Hog extends org.apache.spark.memory.MemoryConsumer {
+        Hog(org.apache.spark.memory.TaskMemoryManager memory) {
+            super(memory, org.apache.spark.memory.MemoryMode.ON_HEAP);
+        }
+
+        void free(long bytes) {
+            freeMemory(bytes);
+        }
+
+        @Override
+        public long spill(long size, org.apache.spark.memory.MemoryConsumer trigger) {
+            return 0;
+        }
+    }
+
+    @Test
+    void idealIsRefusedInSparkWithTheReason() {
+        SparkException failure = assertThrows(SparkException.class, () -> job("ideal"));
+        assertTrue(failure.getMessage().contains("holds every record of its map tasks in memory"),
+                failure.getMessage());
+        InvalidParameterException refused = assertThrows(InvalidParameterException.class,
+                () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.STRATEGY, "ideal")));
+        assertEquals(SluiceSparkConf.STRATEGY, refused.parameter());
+    }
+
+    @Test
+    void theDefaultMemoryLimitIsHalfTheExecutorsMemoryOverhead() {
+        long mib = 1024L * 1024;
+        assertEquals(192 * mib, SluiceSparkConf.from(new SparkConf(false)).memoryLimit, "max(384m, 0.1 x 1g) / 2");
+        assertEquals(512 * mib, SluiceSparkConf.from(new SparkConf(false).set("spark.executor.memory", "10g"))
+                .memoryLimit, "0.1 x 10g / 2");
+        assertEquals(1024 * mib, SluiceSparkConf.from(new SparkConf(false)
+                .set("spark.executor.memoryOverhead", "2g")).memoryLimit);
+        assertEquals(1024 * mib, SluiceSparkConf.from(new SparkConf(false)
+                .set("spark.executor.memoryOverhead", "2048")).memoryLimit, "MiB without a unit, as Spark reads it");
+        assertEquals(dev.sluice.spi.WriterConfig.UNLIMITED, SluiceSparkConf.from(new SparkConf(false)
+                .set(SluiceSparkConf.MEMORY_LIMIT, "none")).memoryLimit);
+    }
+
     @Test
     void asyncsSkipMergeIsRefusedWithTheReason() {
         SparkException failure = assertThrows(SparkException.class, () -> job("async:skipMerge=true"));
@@ -154,12 +474,36 @@ class SluiceShuffleManagerTest {
                 && failure.getMessage().contains("Spark's block resolver cannot serve"), failure.getMessage());
     }
 
+    /**
+     * Sluice's instance of the shuffle IO plugin is initialized with the plugin's settings as Spark passes them
+     * ({@code spark.shuffle.plugin.__config__.*}, prefix removed), and a shuffle whose plugin gives no single-file map
+     * output writer goes to Spark's writers, saying why, instead of failing its tasks.
+     */
     @Test
-    void ioEncryptionAndUnknownOrBadSettingsAreRefusedWithTheKey() {
-        InvalidParameterException encrypted = assertThrows(InvalidParameterException.class,
-                () -> SluiceSparkConf.from(new SparkConf(false).set("spark.io.encryption.enabled", "true")));
-        assertEquals("spark.io.encryption.enabled", encrypted.parameter());
-        assertTrue(encrypted.getMessage().contains("crypto stream"), encrypted.getMessage());
+    void thePluginGetsItsSettingsAsSparkPassesThemAndOneWithoutASingleFileWriterFallsBack() {
+        job("per-batch"); // Sluice's instance exists once a Sluice map task ran
+        assertTrue(RecordingShuffleDataIO.INITIALIZED.size() >= 2, "Spark's and Sluice's instances: "
+                + RecordingShuffleDataIO.INITIALIZED);
+        for (java.util.Map<String, String> settings : RecordingShuffleDataIO.INITIALIZED) {
+            assertEquals(java.util.Map.of("sluice.test.marker", "42"), settings);
+        }
+        int shuffle = spark.sparkContext().newShuffleId() + 1;
+        RecordingShuffleDataIO.NO_SINGLE_FILE.add(shuffle);
+        spark.conf().set(SluiceSparkConf.STRATEGY, "buffered");
+        try {
+            assertEquals(7_000, spark.range(0, 7_000, 1, 2).repartition(5).count());
+        } finally {
+            spark.conf().unset(SluiceSparkConf.STRATEGY);
+            RecordingShuffleDataIO.NO_SINGLE_FILE.remove(shuffle);
+        }
+        assertTrue(manager().fallbacks().stream().anyMatch(f -> f.startsWith("shuffle " + shuffle + ":")
+                && f.contains("gives no single-file map output writer")), manager().fallbacks().toString());
+    }
+
+    @Test
+    void encryptionAndOtherCodecsFallBackPerShuffleAndBadSettingsAreRefusedWithTheKey() {
+        SparkConf encrypted = new SparkConf(false).set("spark.io.encryption.enabled", "true");
+        SluiceSparkConf.from(encrypted); // starts: the shuffles fall back one by one (SluiceEncryptedShuffleTest)
         InvalidParameterException unknown = assertThrows(InvalidParameterException.class,
                 () -> SluiceSparkConf.from(new SparkConf(false).set("spark.sluice.batchByte", "1m")));
         assertEquals("spark.sluice.batchByte", unknown.parameter());
@@ -169,6 +513,12 @@ class SluiceShuffleManagerTest {
         InvalidParameterException threads = assertThrows(InvalidParameterException.class,
                 () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.THREADS, "0")));
         assertEquals(SluiceSparkConf.THREADS, threads.parameter());
+        InvalidParameterException bound = assertThrows(InvalidParameterException.class,
+                () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.MAX_PARTITIONS, "0")));
+        assertEquals(SluiceSparkConf.MAX_PARTITIONS, bound.parameter());
+        assertEquals(200, SluiceSparkConf.from(new SparkConf(false)).maxPartitions, "Spark's bypassMergeThreshold");
+        assertEquals(150, SluiceSparkConf.from(new SparkConf(false)
+                .set("spark.shuffle.sort.bypassMergeThreshold", "150")).maxPartitions);
         InvalidParameterException strategy = assertThrows(InvalidParameterException.class,
                 () -> SluiceSparkConf.from(new SparkConf(false).set(SluiceSparkConf.STRATEGY, "no-such-writer")));
         assertEquals(SluiceSparkConf.STRATEGY, strategy.parameter());

@@ -8,9 +8,26 @@ public final class MapTask {
     /** What opens and closes each partition's stream; the records' payloads bring their own bytes. */
     public final StreamFormat format;
 
+    /**
+     * Where this task's files go, or null for the writer configuration's {@code outputDir}. Spark's manager sets it
+     * to a directory in the local dir where Spark will put the task's data file, so that handing the file over is a
+     * rename on every disk layout (Spark hashes a map's files across its local dirs, {@code DiskBlockManager.getFile}).
+     */
+    public final java.nio.file.Path outputDir;
+
     public MapTask(int shuffleId, long mapId, StreamFormat format) {
+        this(shuffleId, mapId, format, null);
+    }
+
+    public MapTask(int shuffleId, long mapId, StreamFormat format, java.nio.file.Path outputDir) {
         this.shuffleId = shuffleId;
         this.mapId = mapId;
         this.format = format;
+        this.outputDir = outputDir;
+    }
+
+    /** The directory this task's files go to: its own, else {@code config}'s output directory. */
+    public java.nio.file.Path directory(WriterConfig config) {
+        return outputDir != null ? outputDir : config.outputDir;
     }
 }

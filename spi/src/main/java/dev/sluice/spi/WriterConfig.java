@@ -24,6 +24,11 @@ public final class WriterConfig {
      * ({@code spark.rapids.memory.host.offHeapLimit.size}); {@link #UNLIMITED} when there is no limit.
      */
     public final long memoryLimit;
+    /**
+     * Where executors of one process share what the memory limit bounds, or null when this executor has its own
+     * ({@link dev.sluice.spi.memory.MemoryScope}).
+     */
+    public final dev.sluice.spi.memory.MemoryScope memoryScope;
 
     private WriterConfig(Builder b) {
         this.partitions = b.partitions;
@@ -31,6 +36,7 @@ public final class WriterConfig {
         this.outputDir = b.outputDir;
         this.fsync = b.fsync;
         this.memoryLimit = b.memoryLimit;
+        this.memoryScope = b.memoryScope;
     }
 
     public boolean hasMemoryLimit() {
@@ -66,6 +72,7 @@ public final class WriterConfig {
         private long memoryLimit = UNLIMITED;
         private Path outputDir;
         private boolean fsync;
+        private dev.sluice.spi.memory.MemoryScope memoryScope;
 
         public Builder partitions(int v) {
             partitions = v;
@@ -80,6 +87,12 @@ public final class WriterConfig {
         /** Host memory limit of the executor; {@link #UNLIMITED} for none. */
         public Builder memoryLimit(long v) {
             memoryLimit = v;
+            return this;
+        }
+
+        /** Shares the memory limit with every executor built with the same scope (null: this one's own). */
+        public Builder memoryScope(dev.sluice.spi.memory.MemoryScope v) {
+            memoryScope = v;
             return this;
         }
 

@@ -53,7 +53,7 @@ public class PushWriterFactory implements ShuffleWriterFactory {
         return new ShuffleExecutor() {
             @Override
             public ShuffleWriter createMapOutputWriter(MapTask task) {
-                MapOutputFiles files = new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId);
+                MapOutputFiles files = new MapOutputFiles(task.directory(config), task.shuffleId, task.mapId);
                 return new PushWriter(config, storage, allocator, files, task.format, removesPushFileOnAbort());
             }
 

@@ -59,7 +59,7 @@ final class Json {
         }
     }
 
-    private static String quote(String s) {
+    static String quote(String s) {
         StringBuilder q = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
             if (c == '"' || c == '\\') {

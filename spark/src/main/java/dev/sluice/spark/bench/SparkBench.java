@@ -150,7 +150,10 @@ public final class SparkBench {
                 .config(SluiceSparkConf.STRATEGY, SluiceSparkConf.STOCK)
                 .config(SluiceSparkConf.BATCH_BYTES, shape.batchBytes())
                 .config(SluiceSparkConf.THREADS, String.valueOf(options.threads))
-                .config(SluiceSparkConf.MEMORY_LIMIT, options.memoryLimit);
+                .config(SluiceSparkConf.MEMORY_LIMIT, options.memoryLimit)
+                // --partitions asks for the strategies at that count: the manager's bound (Spark's bypass threshold,
+                // 200 by default) would otherwise send a larger one to Spark's writers.
+                .config(SluiceSparkConf.MAX_PARTITIONS, String.valueOf(Math.max(options.partitions, 200)));
         if (options.sparkHome != null) {
             // Executors in their own JVMs load the manager from Sluice's jars, lz4-java first (scripts/spark-bench
             // passes the class path).

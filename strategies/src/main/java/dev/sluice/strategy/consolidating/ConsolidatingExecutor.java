@@ -48,7 +48,10 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         this.settings = settings;
         this.storage = storage;
         this.allocator = allocator;
-        this.host = new ExecutorMemory(config);
+        // One executor-wide memory per scope: the host's limit bounds all its executors together, and any of them may
+        // spill another's finished partials to make room, as spark-rapids' HostAlloc is one per executor JVM.
+        this.host = config.memoryScope == null ? new ExecutorMemory(config)
+                : config.memoryScope.shared(ExecutorMemory.class, () -> new ExecutorMemory(config));
         String prefix = "sluice-" + strategy;
         // Not a child allocator of the executor's own: a segment catalog keeps partials after its executor closes
         // (a closed pool frees what is given back to it).
@@ -75,7 +78,7 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         // Compression scratch is covered by each record's memory charge, so this allocator charges nothing itself.
         HostAllocator scratch = allocator.child(strategy + " map " + task.mapId);
         try {
-            MapOutputFiles files = new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId);
+            MapOutputFiles files = new MapOutputFiles(task.directory(config), task.shuffleId, task.mapId);
             return new ConsolidatingWriter(this, files, task.format, scratch);
         } catch (RuntimeException | Error e) {
             scratch.close();

@@ -40,8 +40,8 @@ final class IdealExecutor implements ShuffleExecutor {
     public ShuffleWriter createMapOutputWriter(MapTask task) {
         HostAllocator scratch = allocator.child("ideal map " + task.mapId);
         try {
-            return new IdealWriter(config, storage, new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId),
-                    task.format, scratch, records, compression, slabs);
+            return new IdealWriter(config, storage, new MapOutputFiles(task.directory(config), task.shuffleId,
+                    task.mapId), task.format, scratch, records, compression, slabs);
         } catch (RuntimeException | Error e) {
             scratch.close();
             throw e;

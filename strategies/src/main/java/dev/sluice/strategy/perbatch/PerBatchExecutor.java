@@ -33,7 +33,7 @@ final class PerBatchExecutor implements ShuffleExecutor {
         MemoryBudget memory = new MemoryBudget(Long.MAX_VALUE);
         HostAllocator writerMemory = allocator.child("per-batch map " + task.mapId, new BudgetedAllocationListener(memory));
         try {
-            MapOutputFiles files = new MapOutputFiles(config.outputDir, task.shuffleId, task.mapId);
+            MapOutputFiles files = new MapOutputFiles(task.directory(config), task.shuffleId, task.mapId);
             return new PerBatchWriter(config, settings, storage, slots, files, writerMemory, memory, task.format);
         } catch (RuntimeException | Error e) {
             writerMemory.close();
