@@ -1,5 +1,6 @@
 package dev.sluice.spi;
 
+import java.nio.file.Path;
 
 /** Identity of the map task a writer serves, and the stream format its partitions are written in. */
 public final class MapTask {
@@ -13,13 +14,13 @@ public final class MapTask {
      * to a directory in the local dir where Spark will put the task's data file, so that handing the file over is a
      * rename on every disk layout (Spark hashes a map's files across its local dirs, {@code DiskBlockManager.getFile}).
      */
-    public final java.nio.file.Path outputDir;
+    public final Path outputDir;
 
     public MapTask(int shuffleId, long mapId, StreamFormat format) {
         this(shuffleId, mapId, format, null);
     }
 
-    public MapTask(int shuffleId, long mapId, StreamFormat format, java.nio.file.Path outputDir) {
+    public MapTask(int shuffleId, long mapId, StreamFormat format, Path outputDir) {
         this.shuffleId = shuffleId;
         this.mapId = mapId;
         this.format = format;
@@ -27,7 +28,7 @@ public final class MapTask {
     }
 
     /** The directory this task's files go to: its own, else {@code config}'s output directory. */
-    public java.nio.file.Path directory(WriterConfig config) {
+    public Path directory(WriterConfig config) {
         return outputDir != null ? outputDir : config.outputDir;
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.spi;
 
 import java.nio.file.Files;
+import dev.sluice.spi.memory.MemoryScope;
 import java.nio.file.Path;
 
 /**
@@ -26,9 +27,9 @@ public final class WriterConfig {
     public final long memoryLimit;
     /**
      * Where executors of one process share what the memory limit bounds, or null when this executor has its own
-     * ({@link dev.sluice.spi.memory.MemoryScope}).
+     * ({@link MemoryScope}).
      */
-    public final dev.sluice.spi.memory.MemoryScope memoryScope;
+    public final MemoryScope memoryScope;
 
     private WriterConfig(Builder b) {
         this.partitions = b.partitions;
@@ -72,7 +73,7 @@ public final class WriterConfig {
         private long memoryLimit = UNLIMITED;
         private Path outputDir;
         private boolean fsync;
-        private dev.sluice.spi.memory.MemoryScope memoryScope;
+        private MemoryScope memoryScope;
 
         public Builder partitions(int v) {
             partitions = v;
@@ -91,7 +92,7 @@ public final class WriterConfig {
         }
 
         /** Shares the memory limit with every executor built with the same scope (null: this one's own). */
-        public Builder memoryScope(dev.sluice.spi.memory.MemoryScope v) {
+        public Builder memoryScope(MemoryScope v) {
             memoryScope = v;
             return this;
         }
