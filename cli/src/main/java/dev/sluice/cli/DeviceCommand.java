@@ -116,14 +116,7 @@ final class DeviceCommand {
             }
             case "cleanup": {
                 int undone = EmulatedDevice.cleanUpAbandoned(err);
-                List<String> left = EmulatedDevice.recorded();
-                out.println(undone == 0 ? "no emulated device of a dead run was left on this machine"
-                        : "undid " + undone + " emulated device" + (undone == 1 ? "" : "s") + " of dead runs");
-                for (String record : left) {
-                    out.println("still recorded: " + record);
-                }
-                boolean stuck = left.stream().anyMatch(r -> r.endsWith("(its process is gone)"));
-                return stuck ? SluiceCli.FAILED : SluiceCli.OK;
+                return AbandonedRuns.report(out, undone, EmulatedDevice.recorded(), "emulated device", "undid");
             }
             default:
                 err.println("sluice device: unknown command '" + args.get(0) + "': allowed is profiles, show or cleanup");

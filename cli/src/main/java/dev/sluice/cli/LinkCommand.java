@@ -64,14 +64,7 @@ final class LinkCommand {
             }
             case "cleanup": {
                 int undone = EmulatedLink.cleanUpAbandoned(err);
-                List<String> left = EmulatedLink.recorded();
-                out.println(undone == 0 ? "no emulated link of a dead run was left on this machine"
-                        : "removed " + undone + " emulated link" + (undone == 1 ? "" : "s") + " of dead runs");
-                for (String record : left) {
-                    out.println("still recorded: " + record);
-                }
-                boolean stuck = left.stream().anyMatch(r -> r.endsWith("(its process is gone)"));
-                return stuck ? SluiceCli.FAILED : SluiceCli.OK;
+                return AbandonedRuns.report(out, undone, EmulatedLink.recorded(), "emulated link", "removed");
             }
             default:
                 err.println("sluice link: unknown command '" + args.get(0) + "': allowed is profiles, show or cleanup");

@@ -1,76 +1,30 @@
 package dev.sluice.core.device;
 
-import java.io.ByteArrayOutputStream;
+import dev.sluice.core.host.HostCommands;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
-/** The few things of the host an emulated device needs: commands, kernel files, who we are. */
+/** The few things of the host an emulated device needs: its commands ({@link HostCommands}) and kernel files. */
 final class Host {
     /** How long a device command (losetup, mkfs.ext4, mount, umount) may take. */
     static final long COMMAND_SECONDS = 300;
 
     private Host() {}
 
-    /** Runs {@code command}; returns its standard output, trimmed, or throws with its status and output. */
+    /** Runs {@code command} for at most {@link #COMMAND_SECONDS}; see {@link HostCommands#run}. */
     static String run(String... command) throws IOException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (InputStream in = process.getInputStream()) {
-            in.transferTo(out);
-        }
-        boolean done;
-        try {
-            done = process.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException(String.join(" ", command) + " interrupted", e);
-        }
-        if (!done) {
-            process.destroyForcibly();
-            throw new IOException(String.join(" ", command) + " took over " + COMMAND_SECONDS + " s");
-        }
-        String text = out.toString(StandardCharsets.UTF_8).trim();
-        if (process.exitValue() != 0) {
-            throw new IOException(String.join(" ", command) + " exited with " + process.exitValue()
-                    + (text.isEmpty() ? "" : ": " + text));
-        }
-        return text;
+        return HostCommands.run(COMMAND_SECONDS, List.of(command));
     }
 
-    /** The path of {@code program} on PATH or in the system directories, or null. */
     static Path program(String program) {
-        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
-        dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin"));
-        for (String dir : dirs) {
-            if (!dir.isEmpty()) {
-                Path candidate = Path.of(dir, program);
-                if (Files.isExecutable(candidate)) {
-                    return candidate;
-                }
-            }
-        }
-        return null;
+        return HostCommands.program(program);
     }
 
-    /** Whether this process runs as root (uid 0), read from /proc/self/status. */
     static boolean root() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("Uid:")) {
-                    return line.split("\\s+")[1].equals("0");
-                }
-            }
-        } catch (IOException e) {
-            // not Linux
-        }
-        return false;
+        return HostCommands.root();
     }
 
     static String read(Path file) throws IOException {
@@ -82,8 +36,7 @@ final class Host {
         Files.writeString(file, value + "\n", StandardCharsets.UTF_8);
     }
 
-    /** Whether process {@code pid} is alive. */
     static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        return HostCommands.alive(pid);
     }
 }

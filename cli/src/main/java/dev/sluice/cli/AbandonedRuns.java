@@ -1,0 +1,23 @@
+package dev.sluice.cli;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/** What a {@code cleanup} command says after undoing what runs killed with SIGKILL left ({@code device}, {@code link}). */
+final class AbandonedRuns {
+    private AbandonedRuns() {}
+
+    /**
+     * Prints how many {@code what}s of dead runs were {@code undoneVerb} and what is still recorded; FAILED where a
+     * record whose process is gone could not be undone.
+     */
+    static int report(PrintStream out, int undone, List<String> left, String what, String undoneVerb) {
+        out.println(undone == 0 ? "no " + what + " of a dead run was left on this machine"
+                : undoneVerb + " " + undone + " " + what + (undone == 1 ? "" : "s") + " of dead runs");
+        for (String record : left) {
+            out.println("still recorded: " + record);
+        }
+        boolean stuck = left.stream().anyMatch(r -> r.endsWith("(its process is gone)"));
+        return stuck ? SluiceCli.FAILED : SluiceCli.OK;
+    }
+}
