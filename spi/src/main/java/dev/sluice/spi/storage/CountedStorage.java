@@ -24,13 +24,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * files it created still exist, so that a run can say how many it left behind. Strategies report none of these.
  */
 public final class CountedStorage {
-    private final IoCounters counters = new IoCounters();
+    private final IoCounters counters;
     private final IoFaults faults;
     private final FileJournal journal;
     private final AtomicLong writeAttempts = new AtomicLong();
     private final AtomicLong renameAttempts = new AtomicLong();
     private final Map<Path, FilePurpose> live = new ConcurrentHashMap<>();
-    /** False for {@link #uncounted}: what counting costs is measured against it. */
+    /** False for {@link #uncounted}: no fault injected, no committed file measured, counters that record nothing. */
     private final boolean counting;
     private final Set<Path> committed = ConcurrentHashMap.newKeySet();
 
@@ -51,6 +51,7 @@ public final class CountedStorage {
         this.faults = faults;
         this.journal = journal;
         this.counting = counting;
+        this.counters = counting ? new IoCounters() : IoCounters.uncounted();
     }
 
     /**
@@ -60,11 +61,6 @@ public final class CountedStorage {
      */
     public static CountedStorage uncounted() {
         return new CountedStorage(IoFaults.NONE, FileJournal.NONE, false);
-    }
-
-    /** False for an {@link #uncounted} storage. */
-    public boolean counting() {
-        return counting;
     }
 
     public IoCounters counters() {
@@ -83,9 +79,7 @@ public final class CountedStorage {
         journal.beforeCreate(path);
         FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         live.put(path, purpose);
-        if (counting) {
-            counters.recordCreate();
-        }
+        counters.recordCreate();
         return new WritableFile(this, path, channel, purpose);
     }
 
@@ -96,9 +90,7 @@ public final class CountedStorage {
     /** Deletes the file if it exists; counts only deletes that removed something. */
     public void delete(Path path) throws IOException {
         if (Files.deleteIfExists(path)) {
-            if (counting) {
-                counters.recordDelete();
-            }
+            counters.recordDelete();
         }
         live.remove(path);
         committed.remove(path);
@@ -109,9 +101,7 @@ public final class CountedStorage {
         faults.beforeRename(renameAttempts.incrementAndGet(), from, to);
         journal.beforeCreate(to); // the name comes into being here
         Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        if (counting) {
-            counters.recordRename();
-        }
+        counters.recordRename();
         FilePurpose purpose = live.remove(from);
         if (purpose != null) {
             live.put(to, purpose);
@@ -136,6 +126,7 @@ public final class CountedStorage {
             }
         }
         for (Path path : files) {
+            // An uncounted storage does not measure the file either: that stat is part of what counting costs.
             if (committed.add(path) && counting) {
                 counters.recordCommitted(Files.size(path));
             }

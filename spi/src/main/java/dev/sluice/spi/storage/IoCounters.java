@@ -22,8 +22,26 @@ public final class IoCounters {
     private final LongAdder fsyncs = new LongAdder();
     private final LongAdder committedBytes = new LongAdder();
     private final LongAdder spilledBytes = new LongAdder();
+    /** False for {@link #uncounted}: every record is dropped. */
+    private final boolean counting;
+
+    public IoCounters() {
+        this(true);
+    }
+
+    private IoCounters(boolean counting) {
+        this.counting = counting;
+    }
+
+    /** Counters that record nothing, for {@link CountedStorage#uncounted}: their snapshots stay at zero. */
+    static IoCounters uncounted() {
+        return new IoCounters(false);
+    }
 
     void recordWrite(long bytes, WriteKind kind) {
+        if (!counting) {
+            return;
+        }
         bytesWritten.add(bytes);
         writeSizes.record(bytes);
         if (kind == WriteKind.TRANSFER) {
@@ -36,33 +54,54 @@ public final class IoCounters {
     }
 
     void recordRead(long bytes) {
+        if (!counting) {
+            return;
+        }
         readCalls.increment();
         bytesRead.add(bytes);
     }
 
     void recordCreate() {
+        if (!counting) {
+            return;
+        }
         filesCreated.increment();
     }
 
     void recordDelete() {
+        if (!counting) {
+            return;
+        }
         filesDeleted.increment();
     }
 
     void recordRename() {
+        if (!counting) {
+            return;
+        }
         renames.increment();
     }
 
     void recordFsync() {
+        if (!counting) {
+            return;
+        }
         fsyncs.increment();
     }
 
     /** Bytes of map output made visible by a commit (data and index files), measured by {@link CountedStorage}. */
     void recordCommitted(long bytes) {
+        if (!counting) {
+            return;
+        }
         committedBytes.add(bytes);
     }
 
     /** Bytes written to {@link FilePurpose#SPILL} files. */
     void recordSpill(long bytes) {
+        if (!counting) {
+            return;
+        }
         spilledBytes.add(bytes);
     }
 

@@ -34,7 +34,7 @@ public final class ReadableFile implements AutoCloseable {
     /** Positional read; returns bytes read, or -1 at end of file. */
     public int read(ByteBuffer dst, long position) throws IOException {
         int n = channel.read(dst, position);
-        if (n > 0 && storage.counting()) {
+        if (n > 0) {
             storage.counters().recordRead(n);
         }
         return n;

@@ -29,9 +29,6 @@ public final class WritableFile implements WritableByteChannel {
     }
 
     private void written(long n, WriteKind kind) {
-        if (!storage.counting()) {
-            return;
-        }
         storage.counters().recordWrite(n, kind);
         if (purpose == FilePurpose.SPILL) {
             storage.counters().recordSpill(n);
@@ -83,9 +80,7 @@ public final class WritableFile implements WritableByteChannel {
                         + " of " + (position + count) + ": is the file shorter than its index says?");
             }
             written(n, WriteKind.TRANSFER);
-            if (storage.counting()) {
-                storage.counters().recordRead(n);
-            }
+            storage.counters().recordRead(n);
             done += n;
         }
         return done;
@@ -100,9 +95,7 @@ public final class WritableFile implements WritableByteChannel {
     public void force() throws IOException {
         storage.beforeForce(path);
         channel.force(true);
-        if (storage.counting()) {
-            storage.counters().recordFsync();
-        }
+        storage.counters().recordFsync();
     }
 
     @Override
