@@ -183,7 +183,8 @@ final class PairedRun {
         }
     }
 
-    private static List<Double> values(JsonNode rawData) {
+    /** Every value of a JMH {@code rawData} array, fork after fork. */
+    static List<Double> values(JsonNode rawData) {
         List<Double> values = new ArrayList<>();
         for (JsonNode fork : rawData) {
             fork.forEach(v -> values.add(v.asDouble()));

@@ -29,9 +29,9 @@ final class PairedWaves {
             }
             JsonNode params = r.path("params");
             List<String> strategies = List.of(params.path("strategies").asText().split("\\+"));
-            List<Double> times = values(r.path("primaryMetric").path("rawData"));
-            List<Double> index = values(r.path("secondaryMetrics").path("pair.strategy").path("rawData"));
-            List<Double> round = values(r.path("secondaryMetrics").path("pair.round").path("rawData"));
+            List<Double> times = PairedRun.values(r.path("primaryMetric").path("rawData"));
+            List<Double> index = PairedRun.values(r.path("secondaryMetrics").path("pair.strategy").path("rawData"));
+            List<Double> round = PairedRun.values(r.path("secondaryMetrics").path("pair.round").path("rawData"));
             if (times.size() != index.size() || times.size() != round.size()) {
                 throw new IOException(result + ": waves, pair.strategy and pair.round differ in length");
             }
@@ -68,13 +68,5 @@ final class PairedWaves {
             }
         }
         return text.toString();
-    }
-
-    private static List<Double> values(JsonNode rawData) {
-        List<Double> values = new ArrayList<>();
-        for (JsonNode fork : rawData) {
-            fork.forEach(v -> values.add(v.asDouble()));
-        }
-        return values;
     }
 }
