@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import dev.sluice.spi.storage.CountedStorage;
 import java.util.ArrayList;
+import java.util.Collections;
 
 /**
  * The executor settings every strategy of a trial shares (spark-rapids' writer threads, host memory limit, and
@@ -50,15 +51,13 @@ public class WriterSettings {
 
     /** Whether each of {@code strategies} strategies counts its I/O: one value for all, or one each. */
     public List<Boolean> countings(int strategies) {
-        List<String> values = split(counting);
-        if (values.stream().anyMatch(v -> !v.equals("true") && !v.equals("false"))
-                || values.size() != 1 && values.size() != strategies) {
-            throw new InvalidParameterException("counting", counting, "true or false, for every strategy or one per "
-                    + "strategy in their order separated by '" + LIST + "' (" + strategies + " here)");
-        }
         List<Boolean> out = new ArrayList<>();
-        for (int s = 0; s < strategies; s++) {
-            out.add(Boolean.parseBoolean(values.get(values.size() == 1 ? 0 : s)));
+        for (String value : perStrategy("counting", counting, strategies, "true or false")) {
+            if (!value.equals("true") && !value.equals("false")) {
+                throw new InvalidParameterException("counting", counting, "true or false, for every strategy or one "
+                        + "per strategy in their order separated by '" + LIST + "'");
+            }
+            out.add(Boolean.parseBoolean(value));
         }
         return out;
     }
@@ -70,15 +69,23 @@ public class WriterSettings {
 
     /** The {@code memoryLimit} of each of {@code strategies} strategies: one value for all, or one each. */
     public List<String> memoryLimits(int strategies) {
-        List<String> limits = split(memoryLimit);
-        if (limits.size() == 1) {
-            return java.util.Collections.nCopies(strategies, limits.get(0));
+        return perStrategy("memoryLimit", memoryLimit, strategies, "one limit");
+    }
+
+    /**
+     * A per-strategy parameter's value for each of {@code strategies} strategies: {@code value} is one for every
+     * strategy, or one per strategy in their order separated by {@value #LIST}; any other count is refused.
+     */
+    private static List<String> perStrategy(String parameter, String value, int strategies, String one) {
+        List<String> values = split(value);
+        if (values.size() == 1) {
+            return Collections.nCopies(strategies, values.get(0));
         }
-        if (limits.size() != strategies) {
-            throw new InvalidParameterException("memoryLimit", memoryLimit, "one limit for every strategy, or one per "
-                    + "strategy in their order separated by '" + LIST + "' (" + strategies + " here)");
+        if (values.size() != strategies) {
+            throw new InvalidParameterException(parameter, value, one + " for every strategy, or one per strategy in "
+                    + "their order separated by '" + LIST + "' (" + strategies + " here)");
         }
-        return limits;
+        return values;
     }
 
     /** The configuration of a strategy with memory limit {@code limit} (one of {@link #memoryLimits}), without its output directory. */
