@@ -43,8 +43,9 @@ final class IdealWriter extends BackgroundWriter {
     private final List<List<Compressed>> partitions = new ArrayList<>();
     /** Each compression thread's slab for this task: only that thread moves its cursor. */
     private final Map<Thread, Slab> current = new ConcurrentHashMap<>();
-    /** Every buffer this task took (slabs and records larger than a slab), given back after the commit. */
-    private final List<HostBuffer> taken = new ArrayList<>();
+    /** The slabs this task took, and the buffers of its records larger than a slab: given back after the commit. */
+    private final List<HostBuffer> slabsTaken = new ArrayList<>();
+    private final List<HostBuffer> largeRecords = new ArrayList<>();
     private long held;
     private long peak;
 
@@ -101,11 +102,11 @@ final class IdealWriter extends BackgroundWriter {
                 long bound = record.payload().serializedBound();
                 Slab slab = null;
                 if (bound > SLAB) {
-                    slot.buffer = take(bound); // a record larger than a slab: a buffer of its own, pooled by size
+                    slot.buffer = hold(pool.take(bound), largeRecords); // a buffer of its own, pooled by size
                 } else {
                     slab = current.get(Thread.currentThread());
                     if (slab == null || SLAB - slab.used < bound) {
-                        slab = new Slab(take(SLAB));
+                        slab = new Slab(hold(slabs.take(), slabsTaken));
                         current.put(Thread.currentThread(), slab);
                     }
                     slot.buffer = slab.buffer;
@@ -128,13 +129,10 @@ final class IdealWriter extends BackgroundWriter {
         }
     }
 
-    private HostBuffer take(long bytes) {
-        HostBuffer buffer = bytes == SLAB ? slabs.take() : pool.take(bytes);
-        synchronized (this) {
-            taken.add(buffer);
-            held += buffer.capacity();
-            peak = Math.max(peak, held);
-        }
+    private synchronized HostBuffer hold(HostBuffer buffer, List<HostBuffer> into) {
+        into.add(buffer);
+        held += buffer.capacity();
+        peak = Math.max(peak, held);
         return buffer;
     }
 
@@ -212,14 +210,10 @@ final class IdealWriter extends BackgroundWriter {
     }
 
     private synchronized void giveBack() {
-        for (HostBuffer buffer : taken) {
-            if (buffer.capacity() == SLAB) {
-                slabs.give(buffer);
-            } else {
-                pool.give(buffer);
-            }
-        }
-        taken.clear();
+        slabsTaken.forEach(slabs::give);
+        slabsTaken.clear();
+        largeRecords.forEach(pool::give);
+        largeRecords.clear();
         current.clear();
         for (List<Compressed> records : partitions) {
             for (Compressed record : records) {
