@@ -368,13 +368,14 @@ public enum ShuffleCodec {
                     compressed = length;
                     framed.put(HEADER, from, offset, length);
                 }
-                framed.put(0, MAGIC).put(MAGIC.length, (byte) (method | LEVEL)).putInt(MAGIC.length + 1, compressed)
-                        .putInt(MAGIC.length + 5, length).putInt(MAGIC.length + 9, check);
-                writeFully(HEADER + compressed);
+                writeFramed(method, compressed, length, check);
             }
 
-            private void writeFully(int length) throws IOException {
-                framed.limit(length).position(0);
+            /** Writes {@code framed}: the header (magic, token, both lengths, checksum), then the block after it. */
+            private void writeFramed(int method, int compressed, int length, int check) throws IOException {
+                framed.put(0, MAGIC).put(MAGIC.length, (byte) (method | LEVEL)).putInt(MAGIC.length + 1, compressed)
+                        .putInt(MAGIC.length + 5, length).putInt(MAGIC.length + 9, check);
+                framed.limit(HEADER + compressed).position(0);
                 while (framed.hasRemaining()) {
                     out.write(framed);
                 }
@@ -389,10 +390,7 @@ public enum ShuffleCodec {
                         writeBlock(block, 0, block.position());
                         block.clear();
                     }
-                    // The end mark: a raw block of no bytes.
-                    framed.put(0, MAGIC).put(MAGIC.length, (byte) (METHOD_RAW | LEVEL)).putInt(MAGIC.length + 1, 0)
-                            .putInt(MAGIC.length + 5, 0).putInt(MAGIC.length + 9, 0);
-                    writeFully(HEADER);
+                    writeFramed(METHOD_RAW, 0, 0, 0); // the end mark: a raw block of no bytes
                 }
             }
         }
