@@ -238,13 +238,7 @@ class SluiceShuffleManagerTest {
      */
     @Test
     void twoAttemptsOfOneMapGiveAMapStatusEqualToTheIndexSparkKept() throws IOException {
-        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        @SuppressWarnings("unchecked")
-        ShuffledRDD<Integer, Integer, Integer> shuffled = (ShuffledRDD<Integer, Integer, Integer>) sc
-                .parallelize(List.of(1, 2), 1).mapToPair(i -> new Tuple2<>(i, i)).partitionBy(new HashPartitioner(4))
-                .rdd();
-        shuffled.setSerializer(new KryoSerializer(spark.sparkContext().getConf()));
-        ShuffleDependency<?, ?, ?> dependency = (ShuffleDependency<?, ?, ?>) shuffled.dependencies().head();
+        ShuffleDependency<?, ?, ?> dependency = kryoShuffleOfFourPartitions();
         int shuffleId = dependency.shuffleId();
         long mapId = 987_654_321L;
         try {
@@ -286,6 +280,17 @@ class SluiceShuffleManagerTest {
     }
 
     /** A task's context outside a scheduled task: its own task memory manager, no local properties. */
+    /** A shuffle of two rows into 4 partitions, with Kryo (a serializer Sluice takes), registered but not run. */
+    private ShuffleDependency<?, ?, ?> kryoShuffleOfFourPartitions() {
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        @SuppressWarnings("unchecked")
+        ShuffledRDD<Integer, Integer, Integer> shuffled = (ShuffledRDD<Integer, Integer, Integer>) sc
+                .parallelize(List.of(1, 2), 1).mapToPair(i -> new Tuple2<>(i, i)).partitionBy(new HashPartitioner(4))
+                .rdd();
+        shuffled.setSerializer(new KryoSerializer(spark.sparkContext().getConf()));
+        return (ShuffleDependency<?, ?, ?>) shuffled.dependencies().head();
+    }
+
     private static org.apache.spark.TaskContextImpl taskContext(long attemptId) {
         org.apache.spark.memory.TaskMemoryManager memory =
                 new org.apache.spark.memory.TaskMemoryManager(SparkEnv.get().memoryManager(), attemptId);
@@ -384,13 +389,7 @@ class SluiceShuffleManagerTest {
      */
     @Test
     void whenAnotherConsumerOfTheTaskNeedsMemorySluiceCutsItsBatchAndGivesTheHeapBack() throws IOException {
-        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        @SuppressWarnings("unchecked")
-        ShuffledRDD<Integer, Integer, Integer> shuffled = (ShuffledRDD<Integer, Integer, Integer>) sc
-                .parallelize(List.of(1, 2), 1).mapToPair(i -> new Tuple2<>(i, i)).partitionBy(new HashPartitioner(4))
-                .rdd();
-        shuffled.setSerializer(new KryoSerializer(spark.sparkContext().getConf()));
-        ShuffleDependency<?, ?, ?> dependency = (ShuffleDependency<?, ?, ?>) shuffled.dependencies().head();
+        ShuffleDependency<?, ?, ?> dependency = kryoShuffleOfFourPartitions();
         org.apache.spark.TaskContextImpl context = taskContext(555_555_555L);
         org.apache.spark.memory.TaskMemoryManager memory = context.taskMemoryManager();
         long forMemory = manager().batchesCutForMemory();
