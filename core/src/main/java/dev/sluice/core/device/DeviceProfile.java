@@ -30,7 +30,7 @@ public final class DeviceProfile {
     public static final String SEED_SSD_DERIVED = "seed-ssd-derived";
     /**
      * Legacy: the absolute figures fitted to Sluice's own 2-core harness (write x 3, dirty x 1.25), kept so that the
-     * runs made with them (docs/balance/seed-ssd) can be repeated; they carry over to no other harness or machine.
+     * runs made with them (docs/runs/balance/seed-ssd) can be repeated; they carry over to no other harness or machine.
      */
     public static final String SEED_SSD_FITTED = "seed-ssd-fitted";
 

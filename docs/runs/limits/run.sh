@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The runs behind docs/limits.md, one after the other, from the repository's root, after 'mvn -B -DskipTests package':
-#   docs/limits/run.sh OUT
-# (as run here, under 'flock /tmp/sluice-timing.lock' so that no other timed run shared the machine).
+#   docs/runs/limits/run.sh OUT
+# (as run here, holding the lock that the machine's timed runs share, so that no other timed run shared the machine).
 set -u
-out="${1:?usage: docs/limits/run.sh OUT}"
+out="${1:?usage: docs/runs/limits/run.sh OUT}"
 mkdir -p "$out"
 echo "== start $(date +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)"
 S=per-batch,buffered,async,consolidated-best,ideal
