@@ -18,6 +18,7 @@ import dev.sluice.spi.memory.HostAllocator;
  * <p>{@code scratch}, where a method takes it, is memory the payload may borrow while it writes (compressed buffers
  * of Arrow IPC body compression), charged to the writer that asks; it is released before the method returns.
  */
+@WriterGiven
 public interface Payload {
     /** Rows the payload holds. */
     long rows();
