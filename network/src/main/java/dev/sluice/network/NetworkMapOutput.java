@@ -2,6 +2,7 @@ package dev.sluice.network;
 
 import dev.sluice.spi.Payload;
 import dev.sluice.spi.StreamFormat;
+import dev.sluice.spi.memory.HostAllocator;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import dev.sluice.core.memory.ArrowHostAllocator;
@@ -45,11 +46,29 @@ public final class NetworkMapOutput implements AutoCloseable {
             opened[partition] = true;
             frame(Frame.Kind.STREAM_OPEN, partition, 0, bytes(format.streamHeader()));
         }
-        ByteBuf body = payload.toDirect(sender.buffers(), ArrowHostAllocator.of(scratch));
+        ByteBuf body = direct(payload, ArrowHostAllocator.of(scratch));
         serializedBytes += body.readableBytes();
         batches++;
         rows += payload.rows();
         frame(Frame.Kind.BATCH, partition, Math.toIntExact(payload.rows()), body);
+    }
+
+    /**
+     * {@code payload}'s bytes in a pooled direct buffer of the sender's, of exactly their size: what a frame's body is,
+     * so that the bytes go to the socket without another copy.
+     */
+    private ByteBuf direct(Payload payload, HostAllocator scratch) throws IOException {
+        ByteBuf[] made = new ByteBuf[1];
+        try {
+            int size = payload.writeSized(n -> (made[0] = sender.buffers().directBuffer(n, n)).nioBuffer(0, n),
+                    scratch);
+            return made[0].writerIndex(size);
+        } catch (IOException | RuntimeException | Error e) {
+            if (made[0] != null) {
+                made[0].release();
+            }
+            throw e;
+        }
     }
 
     /** Ends every open stream and the map output, and waits until the receiver has all of it. */

@@ -1,11 +1,10 @@
 package dev.sluice.spi;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
+import java.util.function.IntFunction;
 import dev.sluice.spi.memory.HostAllocator;
 
 /**
@@ -55,11 +54,17 @@ public interface Payload {
         return out;
     }
 
-    /** The bytes in a direct buffer of exactly their size from {@code buffers}; the caller releases it. */
-    default ByteBuf toDirect(ByteBufAllocator buffers, HostAllocator scratch) throws IOException {
+    /**
+     * Writes the bytes into a buffer of exactly their size, for a caller that keeps each record in one (a pooled
+     * direct buffer, say): {@code target} is asked once, with the size, for a buffer with that many bytes remaining,
+     * and the bytes go in from its position on; returns the size. The buffer is the caller's, on failure too. A
+     * payload that knows its size before it writes (an unframed Arrow record) serializes straight into it; this one
+     * writes to the heap first and copies.
+     */
+    default int writeSized(IntFunction<ByteBuffer> target, HostAllocator scratch) throws IOException {
         GrowingBytes bytes = toHeap(scratch);
-        ByteBuf out = buffers.directBuffer(bytes.size(), bytes.size());
-        out.writeBytes(bytes.bytes());
-        return out;
+        int size = bytes.size();
+        target.apply(size).put(bytes.bytes());
+        return size;
     }
 }

@@ -642,7 +642,7 @@ public abstract class ShuffleWriterContract {
         }
 
         @Override
-        public io.netty.buffer.ByteBuf toDirect(io.netty.buffer.ByteBufAllocator buffers, HostAllocator scratch)
+        public int writeSized(java.util.function.IntFunction<ByteBuffer> target, HostAllocator scratch)
                 throws IOException {
             throw new IOException(message);
         }

@@ -2,11 +2,10 @@ package dev.sluice.core.serde;
 
 import dev.sluice.spi.BufferChannel;
 import dev.sluice.spi.StreamFormat;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.function.IntFunction;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
@@ -104,35 +103,30 @@ public final class ArrowIpcFormat implements StreamFormat {
     }
 
     /**
-     * {@code slice}'s record in a direct buffer of exactly its size. An unframed record's size is known before it is
-     * written (metadata, then the aligned body), so it is serialized straight into the buffer; a framed one is
-     * compressed to the heap first.
+     * Writes {@code slice}'s record into a buffer of exactly its size, which {@code target} makes once asked with the
+     * size; returns the size. An unframed record's size is known before it is written (metadata, then the aligned
+     * body), so it is serialized straight into the buffer; a framed one is compressed to the heap first.
      */
-    ByteBuf toDirect(VectorSchemaRoot slice, ByteBufAllocator buffers, BufferAllocator scratch) throws IOException {
+    int writeSized(VectorSchemaRoot slice, IntFunction<ByteBuffer> target, BufferAllocator scratch)
+            throws IOException {
         if (codec.framesPieces()) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(ShuffleCodec.LZ4_BLOCK_SIZE);
             writeRecord(slice, Channels.newChannel(bytes), scratch);
-            ByteBuf out = buffers.directBuffer(bytes.size(), bytes.size());
-            out.writeBytes(bytes.toByteArray());
-            return out;
+            target.apply(bytes.size()).put(bytes.toByteArray());
+            return bytes.size();
         }
         try (ArrowRecordBatch batch = unload(slice, scratch)) {
             // An IPC message: continuation token and length, metadata padded to 8 bytes, then the (aligned) body.
             long metadata = MessageSerializer.serializeMetadata(batch, IPC).remaining();
             int size = Math.toIntExact(align8(8 + metadata) + batch.computeBodyLength());
-            ByteBuf out = buffers.directBuffer(size, size);
-            try {
-                ByteBuffer view = out.nioBuffer(0, size);
-                MessageSerializer.serialize(new WriteChannel(new BufferChannel(view)), batch, IPC);
-                out.writerIndex(view.position());
-                if (out.writerIndex() != size) {
-                    throw new IllegalStateException("record serialized to " + out.writerIndex() + " bytes, sized " + size);
-                }
-                return out;
-            } catch (IOException | RuntimeException e) {
-                out.release();
-                throw e;
+            ByteBuffer view = target.apply(size);
+            int start = view.position();
+            MessageSerializer.serialize(new WriteChannel(new BufferChannel(view)), batch, IPC);
+            if (view.position() - start != size) {
+                throw new IllegalStateException("record serialized to " + (view.position() - start) + " bytes, sized "
+                        + size);
             }
+            return size;
         }
     }
 
