@@ -2,7 +2,6 @@ package dev.sluice.network;
 
 import dev.sluice.spi.Payload;
 import dev.sluice.spi.StreamFormat;
-import dev.sluice.spi.memory.HostAllocator;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import dev.sluice.core.memory.ArrowHostAllocator;
@@ -46,29 +45,14 @@ public final class NetworkMapOutput implements AutoCloseable {
             opened[partition] = true;
             frame(Frame.Kind.STREAM_OPEN, partition, 0, bytes(format.streamHeader()));
         }
-        ByteBuf body = direct(payload, ArrowHostAllocator.of(scratch));
+        // A pooled direct buffer of exactly the record's size, so that its bytes go to the socket without a copy.
+        ByteBuf body = payload.writeSized(n -> sender.buffers().directBuffer(n, n), b -> b.nioBuffer(0, b.capacity()),
+                ByteBuf::release, ArrowHostAllocator.of(scratch));
+        body.writerIndex(body.capacity());
         serializedBytes += body.readableBytes();
         batches++;
         rows += payload.rows();
         frame(Frame.Kind.BATCH, partition, Math.toIntExact(payload.rows()), body);
-    }
-
-    /**
-     * {@code payload}'s bytes in a pooled direct buffer of the sender's, of exactly their size: what a frame's body is,
-     * so that the bytes go to the socket without another copy.
-     */
-    private ByteBuf direct(Payload payload, HostAllocator scratch) throws IOException {
-        ByteBuf[] made = new ByteBuf[1];
-        try {
-            int size = payload.writeSized(n -> (made[0] = sender.buffers().directBuffer(n, n)).nioBuffer(0, n),
-                    scratch);
-            return made[0].writerIndex(size);
-        } catch (IOException | RuntimeException | Error e) {
-            if (made[0] != null) {
-                made[0].release();
-            }
-            throw e;
-        }
     }
 
     /** Ends every open stream and the map output, and waits until the receiver has all of it. */

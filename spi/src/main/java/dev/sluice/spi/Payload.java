@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import dev.sluice.spi.memory.HostAllocator;
 
@@ -55,16 +57,17 @@ public interface Payload {
     }
 
     /**
-     * Writes the bytes into a buffer of exactly their size, for a caller that keeps each record in one (a pooled
-     * direct buffer, say): {@code target} is asked once, with the size, for a buffer with that many bytes remaining,
-     * and the bytes go in from its position on; returns the size. The buffer is the caller's, on failure too. A
-     * payload that knows its size before it writes (an unframed Arrow record) serializes straight into it; this one
-     * writes to the heap first and copies.
+     * The bytes in a buffer of exactly their size, of the caller's kind (a pooled direct buffer, say): {@code make} is
+     * asked once, with the size, and the bytes go into {@code view} of it from its position on. The caller owns the
+     * buffer once it is returned; if writing fails, it is given to {@code free} first. A payload that knows its size
+     * before it writes (an unframed Arrow record) serializes straight into the buffer; this one writes to the heap
+     * first and copies.
      */
-    default int writeSized(IntFunction<ByteBuffer> target, HostAllocator scratch) throws IOException {
+    default <B> B writeSized(IntFunction<B> make, Function<B, ByteBuffer> view, Consumer<B> free,
+                             HostAllocator scratch) throws IOException {
         GrowingBytes bytes = toHeap(scratch);
-        int size = bytes.size();
-        target.apply(size).put(bytes.bytes());
-        return size;
+        B buffer = make.apply(bytes.size());
+        view.apply(buffer).put(bytes.bytes());
+        return buffer;
     }
 }

@@ -5,6 +5,8 @@ import dev.sluice.spi.StreamFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
@@ -103,30 +105,37 @@ public final class ArrowIpcFormat implements StreamFormat {
     }
 
     /**
-     * Writes {@code slice}'s record into a buffer of exactly its size, which {@code target} makes once asked with the
-     * size; returns the size. An unframed record's size is known before it is written (metadata, then the aligned
-     * body), so it is serialized straight into the buffer; a framed one is compressed to the heap first.
+     * {@code slice}'s record in a buffer of exactly its size that {@code make} makes ({@code Payload.writeSized}). An
+     * unframed record's size is known before it is written (metadata, then the aligned body), so it is serialized
+     * straight into the buffer; a framed one is compressed to the heap first.
      */
-    int writeSized(VectorSchemaRoot slice, IntFunction<ByteBuffer> target, BufferAllocator scratch)
-            throws IOException {
+    <B> B writeSized(VectorSchemaRoot slice, IntFunction<B> make, Function<B, ByteBuffer> view, Consumer<B> free,
+                     BufferAllocator scratch) throws IOException {
         if (codec.framesPieces()) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(ShuffleCodec.LZ4_BLOCK_SIZE);
             writeRecord(slice, Channels.newChannel(bytes), scratch);
-            target.apply(bytes.size()).put(bytes.toByteArray());
-            return bytes.size();
+            B out = make.apply(bytes.size());
+            view.apply(out).put(bytes.toByteArray());
+            return out;
         }
         try (ArrowRecordBatch batch = unload(slice, scratch)) {
             // An IPC message: continuation token and length, metadata padded to 8 bytes, then the (aligned) body.
             long metadata = MessageSerializer.serializeMetadata(batch, IPC).remaining();
             int size = Math.toIntExact(align8(8 + metadata) + batch.computeBodyLength());
-            ByteBuffer view = target.apply(size);
-            int start = view.position();
-            MessageSerializer.serialize(new WriteChannel(new BufferChannel(view)), batch, IPC);
-            if (view.position() - start != size) {
-                throw new IllegalStateException("record serialized to " + (view.position() - start) + " bytes, sized "
-                        + size);
+            B out = make.apply(size);
+            try {
+                ByteBuffer target = view.apply(out);
+                int start = target.position();
+                MessageSerializer.serialize(new WriteChannel(new BufferChannel(target)), batch, IPC);
+                if (target.position() - start != size) {
+                    throw new IllegalStateException("record serialized to " + (target.position() - start)
+                            + " bytes, sized " + size);
+                }
+                return out;
+            } catch (IOException | RuntimeException e) {
+                free.accept(out);
+                throw e;
             }
-            return size;
         }
     }
 

@@ -6,6 +6,8 @@ import dev.sluice.spi.Payload;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -57,7 +59,8 @@ public final class ArrowPayload implements Payload {
     }
 
     @Override
-    public int writeSized(IntFunction<ByteBuffer> target, HostAllocator scratch) throws IOException {
-        return format.writeSized(slice, target, ArrowHostAllocator.arrow(scratch));
+    public <B> B writeSized(IntFunction<B> make, Function<B, ByteBuffer> view, Consumer<B> free,
+                            HostAllocator scratch) throws IOException {
+        return format.writeSized(slice, make, view, free, ArrowHostAllocator.arrow(scratch));
     }
 }

@@ -44,17 +44,9 @@ abstract class SerializedRecord {
      */
     static SerializedRecord direct(Payload payload, ByteBufAllocator buffers, HostAllocator scratch)
             throws IOException {
-        ByteBuf[] made = new ByteBuf[1];
-        ByteBuf buffer;
-        try {
-            int size = payload.writeSized(n -> (made[0] = buffers.directBuffer(n, n)).nioBuffer(0, n), scratch);
-            buffer = made[0].writerIndex(size);
-        } catch (IOException | RuntimeException | Error e) {
-            if (made[0] != null) {
-                made[0].release();
-            }
-            throw e;
-        }
+        ByteBuf buffer = payload.writeSized(n -> buffers.directBuffer(n, n), b -> b.nioBuffer(0, b.capacity()),
+                ByteBuf::release, scratch);
+        buffer.writerIndex(buffer.capacity());
         return new SerializedRecord() {
             @Override
             ByteBuffer bytes() {
