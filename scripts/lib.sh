@@ -27,7 +27,9 @@ find_java() {
 }
 
 # The flags a command-line JVM needs, in the array java_flags: Arrow needs java.nio opened to it; from JDK 24 on,
-# Arrow's and Netty's use of sun.misc.Unsafe must be allowed. Call after find_java.
+# Arrow's and Netty's use of sun.misc.Unsafe must be allowed. The list is dev.sluice.core.host.JvmFlags's, which the
+# scripts cannot call without a JVM start of their own; core's JvmFlagsTest fails when the two differ. Call after
+# find_java.
 set_java_flags() {
   java_flags=(--add-opens=java.base/java.nio=ALL-UNNAMED)
   local feature

@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.core.host.JvmFlags;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -57,9 +58,9 @@ public final class CliProcess {
         if (onPath("perl")) {
             command.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\""));
         }
-        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx2g", "-cp", System.getProperty("java.class.path"),
-                main.getName()));
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JvmFlags.required(Runtime.version().feature()));
+        command.addAll(List.of(JvmFlags.HEAP_MAX, "-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(args);
         return new CliProcess(new ProcessBuilder(command).redirectOutput(out).start());
     }

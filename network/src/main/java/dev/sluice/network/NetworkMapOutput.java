@@ -45,7 +45,10 @@ public final class NetworkMapOutput implements AutoCloseable {
             opened[partition] = true;
             frame(Frame.Kind.STREAM_OPEN, partition, 0, bytes(format.streamHeader()));
         }
-        ByteBuf body = payload.toDirect(sender.buffers(), ArrowHostAllocator.of(scratch));
+        // A pooled direct buffer of exactly the record's size, so that its bytes go to the socket without a copy.
+        ByteBuf body = payload.writeSized(n -> sender.buffers().directBuffer(n, n), b -> b.nioBuffer(0, b.capacity()),
+                ByteBuf::release, ArrowHostAllocator.of(scratch));
+        body.writerIndex(body.capacity());
         serializedBytes += body.readableBytes();
         batches++;
         rows += payload.rows();

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 
 /** Writes into a buffer from its position on; a write past its limit fails instead of growing it. */
+@EngineOnly
 public final class BufferChannel implements WritableByteChannel {
     private final ByteBuffer target;
     private final int start;

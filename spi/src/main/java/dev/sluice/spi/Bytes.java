@@ -3,6 +3,7 @@ package dev.sluice.spi;
 import java.util.Locale;
 
 /** Byte quantities as people write them: {@code 64m}, {@code 32KiB}, {@code 1.5g}. Binary units throughout. */
+@WriterGiven
 public final class Bytes {
     public static final long KiB = 1L << 10;
     public static final long MiB = 1L << 20;

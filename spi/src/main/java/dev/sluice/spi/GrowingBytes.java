@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
  * copy: what spark-rapids' writer threads serialize and compress a record into ({@code OpenByteArrayOutputStream}
  * of spark-rapids-jni, a {@link ByteArrayOutputStream} with its buffer exposed).
  */
+@WriterGiven
 public final class GrowingBytes extends ByteArrayOutputStream {
     static final int INITIAL = 32;
 

@@ -9,6 +9,7 @@ package dev.sluice.spi;
  * arrives, and gives it back once every record of it was serialized and a later batch began (or the map task ended).
  * Identity matters: the records of one batch share one instance.
  */
+@WriterGiven
 public final class InputBatch {
     private final long hostBytes;
 

@@ -4,6 +4,7 @@ package dev.sluice.spi;
  * A parameter outside what Sluice accepts. The message names the parameter, the value given and what is allowed, so
  * that the command line can print it as is; thrown before anything is written.
  */
+@EngineOnly
 public final class InvalidParameterException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 

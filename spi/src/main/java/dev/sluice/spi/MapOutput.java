@@ -10,6 +10,7 @@ import java.util.List;
  * where the bytes are. Closing it releases memory it holds (a catalog's segments); committed files stay until
  * {@link #delete}.
  */
+@WriterGiven
 public interface MapOutput extends AutoCloseable {
     int shuffleId();
 

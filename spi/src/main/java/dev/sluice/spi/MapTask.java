@@ -3,6 +3,7 @@ package dev.sluice.spi;
 import java.nio.file.Path;
 
 /** Identity of the map task a writer serves, and the stream format its partitions are written in. */
+@WriterGiven
 public final class MapTask {
     public final int shuffleId;
     public final long mapId;

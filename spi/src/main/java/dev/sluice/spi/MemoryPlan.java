@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
  * What a run may hold in memory at most, part by part, against what the machine and the JVM have: a configuration
  * that cannot fit is refused before it starts, with the numbers, instead of dying of an out-of-memory error halfway.
  */
+@WriterGiven
 public final class MemoryPlan {
 
     private final Map<String, Long> offHeap = new LinkedHashMap<>();

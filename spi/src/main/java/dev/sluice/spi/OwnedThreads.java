@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * gone. An executor's {@code awaitTermination} returns once its last worker has left the pool, while that worker's
  * thread may still be exiting: a leak check right after it can see the thread alive (WaveTest did, on a fresh clone).
  */
+@WriterGiven
 public final class OwnedThreads implements ThreadFactory {
     private final String prefix;
     private final AtomicInteger count = new AtomicInteger();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.channels.ReadableByteChannel;
 
 /** Serves the bytes of each partition of one map output, whatever holds them (files, memory, a catalog). */
+@WriterGiven
 public interface PartitionReader extends AutoCloseable {
     int numPartitions();
 

@@ -1,11 +1,12 @@
 package dev.sluice.spi;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import dev.sluice.spi.memory.HostAllocator;
 
 /**
@@ -18,6 +19,7 @@ import dev.sluice.spi.memory.HostAllocator;
  * <p>{@code scratch}, where a method takes it, is memory the payload may borrow while it writes (compressed buffers
  * of Arrow IPC body compression), charged to the writer that asks; it is released before the method returns.
  */
+@WriterGiven
 public interface Payload {
     /** Rows the payload holds. */
     long rows();
@@ -54,11 +56,18 @@ public interface Payload {
         return out;
     }
 
-    /** The bytes in a direct buffer of exactly their size from {@code buffers}; the caller releases it. */
-    default ByteBuf toDirect(ByteBufAllocator buffers, HostAllocator scratch) throws IOException {
+    /**
+     * The bytes in a buffer of exactly their size, of the caller's kind (a pooled direct buffer, say): {@code make} is
+     * asked once, with the size, and the bytes go into {@code view} of it from its position on. The caller owns the
+     * buffer once it is returned; if writing fails, it is given to {@code free} first. A payload that knows its size
+     * before it writes (an unframed Arrow record) serializes straight into the buffer; this one writes to the heap
+     * first and copies.
+     */
+    default <B> B writeSized(IntFunction<B> make, Function<B, ByteBuffer> view, Consumer<B> free,
+                             HostAllocator scratch) throws IOException {
         GrowingBytes bytes = toHeap(scratch);
-        ByteBuf out = buffers.directBuffer(bytes.size(), bytes.size());
-        out.writeBytes(bytes.bytes());
-        return out;
+        B buffer = make.apply(bytes.size());
+        view.apply(buffer).put(bytes.bytes());
+        return buffer;
     }
 }

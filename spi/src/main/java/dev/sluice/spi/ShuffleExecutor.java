@@ -5,6 +5,7 @@ package dev.sluice.spi;
  * the command line makes one, runs map tasks through it (concurrently if it likes), then closes it, which stops every
  * thread it started. Writers must be committed or closed before their executor.
  */
+@WriterImplements
 public interface ShuffleExecutor extends AutoCloseable {
     ShuffleWriter createMapOutputWriter(MapTask task);
 

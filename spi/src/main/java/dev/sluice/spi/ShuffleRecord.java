@@ -6,6 +6,7 @@ package dev.sluice.spi;
  * write its serialized, compressed bytes. The payload's contents belong to the input that made it; a writer reads
  * them and never frees them.
  */
+@WriterGiven
 public final class ShuffleRecord {
     private final int partitionId;
     private final Payload payload;

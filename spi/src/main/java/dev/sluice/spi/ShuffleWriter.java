@@ -11,6 +11,7 @@ import java.io.IOException;
  * the caller and must stay valid and unchanged until {@code commit} or {@code abort} returns; the writer never closes
  * it.
  */
+@WriterImplements
 public interface ShuffleWriter extends AutoCloseable {
     /** Accepts a record; may block for in-flight quota. Throws the first failure of the writer's background work. */
     void write(ShuffleRecord record) throws IOException, InterruptedException;

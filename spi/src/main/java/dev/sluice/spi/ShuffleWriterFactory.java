@@ -11,6 +11,7 @@ import dev.sluice.spi.memory.HostAllocator;
  * adds one with a {@code META-INF/services/dev.sluice.spi.ShuffleWriterFactory} entry. Most callers reach it
  * through a strategy spec ({@code NAME:key=value}), which the engine parses and checks against its options.
  */
+@WriterImplements
 public interface ShuffleWriterFactory {
     /** Stable name used on the command line and in benchmark parameters, e.g. {@code per-batch}. */
     String name();

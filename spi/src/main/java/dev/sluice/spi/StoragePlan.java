@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
  * process. A configuration that cannot fit is refused before anything is created, with the numbers, instead of
  * filling a disk or running out of file descriptors halfway ("Too many open files" after 48 s).
  */
+@WriterGiven
 public final class StoragePlan {
     /** File descriptors the JVM and Sluice hold besides the writers' files: jars, sockets, /proc readers. */
     static final long DESCRIPTOR_HEADROOM = 512;

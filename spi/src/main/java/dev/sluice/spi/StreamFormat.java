@@ -7,6 +7,7 @@ package dev.sluice.spi;
  * different buffers or files and concatenate them later. A strategy gets its map task's format from {@link dev.sluice.spi.MapTask#format}; it needs
  * nothing else of it. Thread-safe.
  */
+@WriterGiven
 public interface StreamFormat {
     /** Bytes that open every non-empty partition. Do not modify. */
     byte[] streamHeader();

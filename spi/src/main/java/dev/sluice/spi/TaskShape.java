@@ -1,6 +1,7 @@
 package dev.sluice.spi;
 
 /** What a strategy's memory estimate needs to know of the map tasks it will write. */
+@WriterGiven
 public final class TaskShape {
     /**
      * Serialized bytes of a batch, as a share of its Arrow input: an upper bound for the generator's data (LZ4

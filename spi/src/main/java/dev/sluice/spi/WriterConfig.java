@@ -11,6 +11,7 @@ import java.nio.file.Path;
  * {@link ShuffleWriterFactory#options}). The codec is not here: the records' payloads bring their bytes compressed, and
  * a strategy never sees which codec did it.
  */
+@WriterGiven
 public final class WriterConfig {
     /** {@link #memoryLimit} when there is none (upstream's default: {@code offHeapLimit.enabled=false}). */
     public static final long UNLIMITED = Long.MAX_VALUE;

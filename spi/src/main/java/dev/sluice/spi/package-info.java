@@ -22,5 +22,11 @@
  *       say what a run may hold, before anything is created.</li>
  * </ul>
  * No Arrow type and no codec is in this package or below it.
+ *
+ * <p>Each public type here and below says what it is to a writer, with one of three marks:
+ * {@link dev.sluice.spi.WriterImplements} (what a strategy writes: the factory, the executor and the writer, and a
+ * few interfaces it implements only to use a facility), {@link dev.sluice.spi.WriterGiven} (what it is handed or
+ * writes with) and {@link dev.sluice.spi.EngineOnly} (what the engine uses and a writer may ignore, here because a
+ * given type names it).
  */
 package dev.sluice.spi;

@@ -642,8 +642,9 @@ public abstract class ShuffleWriterContract {
         }
 
         @Override
-        public io.netty.buffer.ByteBuf toDirect(io.netty.buffer.ByteBufAllocator buffers, HostAllocator scratch)
-                throws IOException {
+        public <B> B writeSized(java.util.function.IntFunction<B> make,
+                                java.util.function.Function<B, ByteBuffer> view, java.util.function.Consumer<B> free,
+                                HostAllocator scratch) throws IOException {
             throw new IOException(message);
         }
     }

@@ -2,11 +2,12 @@ package dev.sluice.core.serde;
 
 import dev.sluice.spi.BufferChannel;
 import dev.sluice.spi.StreamFormat;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
@@ -104,33 +105,35 @@ public final class ArrowIpcFormat implements StreamFormat {
     }
 
     /**
-     * {@code slice}'s record in a direct buffer of exactly its size. An unframed record's size is known before it is
-     * written (metadata, then the aligned body), so it is serialized straight into the buffer; a framed one is
-     * compressed to the heap first.
+     * {@code slice}'s record in a buffer of exactly its size that {@code make} makes ({@code Payload.writeSized}). An
+     * unframed record's size is known before it is written (metadata, then the aligned body), so it is serialized
+     * straight into the buffer; a framed one is compressed to the heap first.
      */
-    ByteBuf toDirect(VectorSchemaRoot slice, ByteBufAllocator buffers, BufferAllocator scratch) throws IOException {
+    <B> B writeSized(VectorSchemaRoot slice, IntFunction<B> make, Function<B, ByteBuffer> view, Consumer<B> free,
+                     BufferAllocator scratch) throws IOException {
         if (codec.framesPieces()) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(ShuffleCodec.LZ4_BLOCK_SIZE);
             writeRecord(slice, Channels.newChannel(bytes), scratch);
-            ByteBuf out = buffers.directBuffer(bytes.size(), bytes.size());
-            out.writeBytes(bytes.toByteArray());
+            B out = make.apply(bytes.size());
+            view.apply(out).put(bytes.toByteArray());
             return out;
         }
         try (ArrowRecordBatch batch = unload(slice, scratch)) {
             // An IPC message: continuation token and length, metadata padded to 8 bytes, then the (aligned) body.
             long metadata = MessageSerializer.serializeMetadata(batch, IPC).remaining();
             int size = Math.toIntExact(align8(8 + metadata) + batch.computeBodyLength());
-            ByteBuf out = buffers.directBuffer(size, size);
+            B out = make.apply(size);
             try {
-                ByteBuffer view = out.nioBuffer(0, size);
-                MessageSerializer.serialize(new WriteChannel(new BufferChannel(view)), batch, IPC);
-                out.writerIndex(view.position());
-                if (out.writerIndex() != size) {
-                    throw new IllegalStateException("record serialized to " + out.writerIndex() + " bytes, sized " + size);
+                ByteBuffer target = view.apply(out);
+                int start = target.position();
+                MessageSerializer.serialize(new WriteChannel(new BufferChannel(target)), batch, IPC);
+                if (target.position() - start != size) {
+                    throw new IllegalStateException("record serialized to " + (target.position() - start)
+                            + " bytes, sized " + size);
                 }
                 return out;
             } catch (IOException | RuntimeException e) {
-                out.release();
+                free.accept(out);
                 throw e;
             }
         }

@@ -3,10 +3,12 @@ package dev.sluice.core.serde;
 import dev.sluice.spi.memory.HostAllocator;
 import dev.sluice.core.memory.ArrowHostAllocator;
 import dev.sluice.spi.Payload;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -57,7 +59,8 @@ public final class ArrowPayload implements Payload {
     }
 
     @Override
-    public ByteBuf toDirect(ByteBufAllocator buffers, HostAllocator scratch) throws IOException {
-        return format.toDirect(slice, buffers, ArrowHostAllocator.arrow(scratch));
+    public <B> B writeSized(IntFunction<B> make, Function<B, ByteBuffer> view, Consumer<B> free,
+                            HostAllocator scratch) throws IOException {
+        return format.writeSized(slice, make, view, free, ArrowHostAllocator.arrow(scratch));
     }
 }

@@ -1,5 +1,7 @@
 package dev.sluice.spi.memory;
 
+import dev.sluice.spi.WriterGiven;
+
 /**
  * Where a strategy's off-heap host memory comes from: the executor gets one from its caller, and makes a child of it
  * for whatever it wants counted apart (a map task's writer, a pool), so that what each holds can be seen and what
@@ -8,6 +10,7 @@ package dev.sluice.spi.memory;
  * a holder that charges a budget must charge ({@link #roundedSize}). A payload's serialization may use the memory of
  * the allocator it is handed as scratch.
  */
+@WriterGiven
 public interface HostAllocator extends AutoCloseable {
     /** A buffer of at least {@code bytes} ({@link #roundedSize} of them), its contents undefined. */
     HostBuffer buffer(long bytes);

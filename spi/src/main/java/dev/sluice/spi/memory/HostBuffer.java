@@ -1,8 +1,10 @@
 package dev.sluice.spi.memory;
 
 import java.nio.ByteBuffer;
+import dev.sluice.spi.WriterGiven;
 
 /** A buffer of a {@link HostAllocator}: off-heap bytes, addressed from 0 to {@link #capacity}, freed when closed. */
+@WriterGiven
 public interface HostBuffer extends AutoCloseable {
     long capacity();
 

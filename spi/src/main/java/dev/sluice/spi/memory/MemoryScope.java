@@ -3,6 +3,7 @@ package dev.sluice.spi.memory;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import dev.sluice.spi.WriterGiven;
 
 /**
  * Where several strategy executors of one process share their memory accounting: a host that starts more than one
@@ -10,6 +11,7 @@ import java.util.function.Supplier;
  * scope, and a strategy keeps its executor-wide memory state in it, so that the writer configuration's
  * {@code memoryLimit} bounds them together, not each. Without a scope every executor has its own.
  */
+@WriterGiven
 public final class MemoryScope {
     private final Map<Class<?>, Object> shared = new ConcurrentHashMap<>();
 

@@ -1,11 +1,13 @@
 package dev.sluice.spi.option;
 
 import java.util.Locale;
+import dev.sluice.spi.WriterImplements;
 
 /**
  * A value of a strategy option that is one of a few named alternatives, e.g. {@code merge=stream|gather}: an enum
  * whose constants are written in a spec in lower case.
  */
+@WriterImplements
 public interface Choice {
     /** The constant's name (an enum's own {@code name()}). */
     String name();

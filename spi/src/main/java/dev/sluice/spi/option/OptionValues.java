@@ -2,8 +2,10 @@ package dev.sluice.spi.option;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import dev.sluice.spi.WriterGiven;
 
 /** The value of every option a strategy declares: the ones a spec gave, the defaults for the rest. */
+@WriterGiven
 public final class OptionValues {
     private final StrategyOptions declared;
     private final Map<StrategyOption<?>, Object> given;

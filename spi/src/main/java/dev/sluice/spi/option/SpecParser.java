@@ -4,12 +4,14 @@ import dev.sluice.spi.InvalidParameterException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
+import dev.sluice.spi.EngineOnly;
 
 /**
  * Parses the options part of a strategy spec, {@code NAME:key=value:key=value} (no commas, so that JMH's
  * {@code -p strategy=a,b} still lists several specs). Every refusal names the parameter, the spec, the strategy, the
  * option, the value and what is allowed.
  */
+@EngineOnly
 public final class SpecParser {
     private SpecParser() {}
 

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import dev.sluice.spi.WriterGiven;
 
 /**
  * One option a strategy declares: its name in a spec ({@code NAME:key=value}), its type, its default, what it means,
@@ -12,6 +13,7 @@ import java.util.stream.Collectors;
  * Sluice's improvements are the other values. Values are parsed and checked here, so a bad value is refused with what
  * is allowed before anything runs.
  */
+@WriterGiven
 public final class StrategyOption<T> {
     private final String name;
     private final T defaultValue;

@@ -4,8 +4,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import dev.sluice.spi.WriterGiven;
 
 /** The options a strategy declares, in the order its listing shows them. */
+@WriterGiven
 public final class StrategyOptions {
     public static final StrategyOptions NONE = new StrategyOptions(List.of());
 

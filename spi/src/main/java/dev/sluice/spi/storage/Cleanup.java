@@ -7,11 +7,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import dev.sluice.spi.WriterGiven;
 
 /**
  * Runs every step of a clean-up even when some fail: the first failure is thrown at the end, later ones ride along
  * as suppressed, so that a failed delete never leaves the next file behind.
  */
+@WriterGiven
 public final class Cleanup {
     /** A clean-up step. */
     public interface Step {

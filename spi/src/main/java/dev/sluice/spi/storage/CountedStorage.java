@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import dev.sluice.spi.WriterGiven;
 
 /**
  * The only door between a writer strategy and the file system. Every file a strategy creates, every write call that
@@ -23,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * names the files a committed output holds, whose sizes it measures itself as committed bytes; and it knows which
  * files it created still exist, so that a run can say how many it left behind. Strategies report none of these.
  */
+@WriterGiven
 public final class CountedStorage {
     private final IoCounters counters;
     private final IoFaults faults;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import dev.sluice.spi.WriterGiven;
 
 /**
  * Spark's atomic commit of a map output ({@code IndexShuffleBlockResolver.writeMetadataFileAndCommit}): the data is
@@ -13,6 +14,7 @@ import java.util.List;
  * every file this commit made, renamed or not. (Spark only logs a failure to write the checksum file; here it fails
  * the commit like any other, so that a failed map task leaves nothing.)
  */
+@WriterGiven
 public final class DataFileCommit implements AutoCloseable {
     private final CountedStorage storage;
     private final MapOutputFiles files;

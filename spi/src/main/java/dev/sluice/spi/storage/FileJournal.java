@@ -2,11 +2,13 @@ package dev.sluice.spi.storage;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import dev.sluice.spi.EngineOnly;
 
 /**
  * Told of every file {@link CountedStorage} is about to create or rename into place, before it exists, so that whoever
  * owns the directory can know every file a run made, even one the run never got to delete (a run killed outright).
  */
+@EngineOnly
 public interface FileJournal {
     /** Nothing is recorded. */
     FileJournal NONE = path -> {};

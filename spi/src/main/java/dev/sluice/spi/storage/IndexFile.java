@@ -3,8 +3,10 @@ package dev.sluice.spi.storage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import dev.sluice.spi.EngineOnly;
 
 /** Spark's index file: the offset of each partition in the data file and the end, as big-endian longs. */
+@EngineOnly
 public final class IndexFile {
     private IndexFile() {}
 

@@ -2,11 +2,13 @@ package dev.sluice.spi.storage;
 
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
+import dev.sluice.spi.EngineOnly;
 
 /**
  * Everything {@link CountedStorage} observed, as running totals. Thread-safe; read with {@link #snapshot()} and
  * subtract two snapshots for the figures of one map task.
  */
+@EngineOnly
 public final class IoCounters {
     private final LongAdder bytesWritten = new LongAdder();
     private final LongAdder writeCalls = new LongAdder();

@@ -2,11 +2,13 @@ package dev.sluice.spi.storage;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import dev.sluice.spi.EngineOnly;
 
 /**
  * A hook called by {@link CountedStorage} before each operation reaches the OS. It exists so that tests (Sluice's and
  * those of a third-party writer) can make storage fail at any chosen point of a run; production runs use {@link #NONE}.
  */
+@EngineOnly
 public interface IoFaults {
     IoFaults NONE = new IoFaults() {};
 

@@ -1,11 +1,13 @@
 package dev.sluice.spi.storage;
 
 import java.util.Map;
+import dev.sluice.spi.EngineOnly;
 
 /**
  * Totals of an {@link IoCounters} at one moment, or (from {@link #since}) the difference between two moments.
  * The largest-write figures of a difference are those of the later snapshot: maxima cannot be subtracted.
  */
+@EngineOnly
 public final class IoSnapshot {
     public final long bytesWritten;
     public final long writeCalls;

@@ -2,8 +2,10 @@ package dev.sluice.spi.storage;
 
 import java.nio.file.Path;
 import java.util.UUID;
+import dev.sluice.spi.WriterGiven;
 
 /** Spark's file names for one map task's output in a directory. */
+@WriterGiven
 public final class MapOutputFiles {
     private final Path directory;
     private final int shuffleId;

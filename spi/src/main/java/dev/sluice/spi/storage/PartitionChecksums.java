@@ -3,6 +3,7 @@ package dev.sluice.spi.storage;
 import java.nio.ByteBuffer;
 import java.util.zip.Adler32;
 import java.util.zip.Checksum;
+import dev.sluice.spi.WriterGiven;
 
 /**
  * Spark's shuffle checksums (3.2+, {@code spark.shuffle.checksum.enabled=true}, algorithm {@code ADLER32}): one
@@ -10,6 +11,7 @@ import java.util.zip.Checksum;
  * {@code shuffle_<shuffleId>_<mapId>_0.checksum.ADLER32} (numPartitions big-endian longs). An empty partition keeps
  * Adler32's initial value, 1. Not thread-safe: each partition is updated by one thread at a time.
  */
+@WriterGiven
 public final class PartitionChecksums {
     /** {@code spark.shuffle.checksum.algorithm}'s default, as the file name suffix writes it. */
     public static final String ALGORITHM = "ADLER32";

@@ -6,8 +6,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
+import dev.sluice.spi.WriterGiven;
 
 /** A file read back through {@link CountedStorage}: each read call and its bytes are counted. */
+@WriterGiven
 public final class ReadableFile implements AutoCloseable {
     private final CountedStorage storage;
     private final Path path;

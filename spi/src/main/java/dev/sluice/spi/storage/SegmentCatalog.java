@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import dev.sluice.spi.WriterGiven;
 
 /**
  * PR-14090's skip-merge output: no data file, no index file, only a catalog of where each partition's segments are
@@ -17,6 +18,7 @@ import java.util.Set;
  * as the same stream a data file would hold (header, segments, end-of-stream marker). Owns its sources: closing the
  * catalog frees their memory and deletes their files.
  */
+@WriterGiven
 public final class SegmentCatalog implements MapOutput {
     private static final class Segment {
         final SegmentSource source;

@@ -2,11 +2,13 @@ package dev.sluice.spi.storage;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import dev.sluice.spi.WriterImplements;
 
 /**
  * Something that holds partition segments: a buffer in memory, or the file it spilled to. It may move from memory to
  * file at any time (spilling), so readers read by position through it rather than holding on to its memory.
  */
+@WriterImplements
 public interface SegmentSource {
     boolean inMemory();
 

@@ -7,8 +7,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
 import java.util.List;
+import dev.sluice.spi.WriterGiven;
 
 /** A map output in Spark's layout: one data file with partitions contiguous, and its index file. */
+@WriterGiven
 public final class SparkMapOutput implements MapOutput {
     private final MapOutputFiles files;
     private final long[] partitionLengths;

@@ -5,12 +5,14 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import dev.sluice.spi.WriterGiven;
 
 /**
  * A file being written, through {@link CountedStorage}. Each method call that moves bytes is one call to the OS
  * (a short write is retried, and the retry counts as another call), so {@link IoCounters} sees what the kernel saw.
  * Not thread-safe: one owner writes a file.
  */
+@WriterGiven
 public final class WritableFile implements WritableByteChannel {
     private final CountedStorage storage;
     private final Path path;

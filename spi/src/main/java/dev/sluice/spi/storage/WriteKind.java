@@ -1,6 +1,9 @@
 package dev.sluice.spi.storage;
 
+import dev.sluice.spi.EngineOnly;
+
 /** How bytes reached a file: from memory (write, gathering write) or file to file in the kernel (transferTo). */
+@EngineOnly
 public enum WriteKind {
     /** {@code write(2)} or {@code writev(2)} of bytes held in memory. */
     MEMORY,

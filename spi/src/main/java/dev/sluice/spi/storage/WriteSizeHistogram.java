@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /** Counts write calls by size in power-of-two buckets: bucket {@code i} holds sizes in (2^(i-1), 2^i]. */
-public final class WriteSizeHistogram {
+final class WriteSizeHistogram {
     static final int BUCKETS = 64;
 
     private final AtomicLongArray counts = new AtomicLongArray(BUCKETS);

@@ -165,7 +165,7 @@ final class ConsolidatingWriter extends BackgroundWriter implements MergeEvents 
         }
         HostBuffers pool = executor.hostRecordBuffers();
         if (pool == null) {
-            return SerializedRecord.direct(record.payload().toDirect(executor.recordBuffers(), scratch));
+            return SerializedRecord.direct(record.payload(), executor.recordBuffers(), scratch);
         }
         long bound = record.payload().serializedBound();
         HostBuffer buffer = pool.take(bound);

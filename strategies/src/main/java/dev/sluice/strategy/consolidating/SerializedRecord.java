@@ -2,7 +2,11 @@ package dev.sluice.strategy.consolidating;
 
 import dev.sluice.strategy.support.HostBuffers;
 import dev.sluice.spi.GrowingBytes;
+import dev.sluice.spi.Payload;
+import dev.sluice.spi.memory.HostAllocator;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import dev.sluice.spi.memory.HostBuffer;
 
@@ -34,8 +38,15 @@ abstract class SerializedRecord {
         };
     }
 
-    /** Sluice's: one pooled direct buffer of exactly the record's size ({@code recordBuffer=direct}). */
-    static SerializedRecord direct(ByteBuf buffer) {
+    /**
+     * Sluice's: one pooled direct buffer of {@code buffers}, of exactly the record's size ({@code recordBuffer=direct}),
+     * that {@code payload} is written into.
+     */
+    static SerializedRecord direct(Payload payload, ByteBufAllocator buffers, HostAllocator scratch)
+            throws IOException {
+        ByteBuf buffer = payload.writeSized(n -> buffers.directBuffer(n, n), b -> b.nioBuffer(0, b.capacity()),
+                ByteBuf::release, scratch);
+        buffer.writerIndex(buffer.capacity());
         return new SerializedRecord() {
             @Override
             ByteBuffer bytes() {
