@@ -209,7 +209,7 @@ public final class BalanceMap {
      */
     static Cell cell(JmhResults.Row base, JmhResults.Row row) {
         // The strategy's time over per-batch's, inverted: per-batch's over the strategy's.
-        WelchRatio r = WelchRatio.of(base.runs, row.runs, CONFIDENCE);
+        Stats.Interval r = Stats.welch(base.runs, row.runs, CONFIDENCE);
         return new Cell(1 / r.ratio - 1, 1 / r.high - 1, 1 / r.low - 1);
     }
 

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
-import org.apache.commons.math3.distribution.TDistribution;
 
 /**
  * The results of a JMH run ({@code -rf json}), one row per benchmark and parameter set. Errors are computed here
@@ -139,14 +138,7 @@ public final class JmhResults {
      * standard error); NaN for fewer than two runs, which have no spread to estimate it from.
      */
     public static double error(List<Double> runs) {
-        int n = runs.size();
-        if (n < 2) {
-            return Double.NaN;
-        }
-        double mean = runs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-        double squares = runs.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
-        double t = new TDistribution(n - 1).inverseCumulativeProbability(1 - (1 - CONFIDENCE) / 2);
-        return t * Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
+        return Stats.error(runs, CONFIDENCE);
     }
 
     /** How a count of measured runs reads: "one wave", "2 waves". */

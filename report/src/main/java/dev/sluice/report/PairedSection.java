@@ -198,7 +198,7 @@ final class PairedSection {
                         return;
                     }
                     lines.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.0f | %s |", size, s,
-                            meanSd(r.runs), meanSd(user), meanSd(sys), mean(faults), correlation(r.runs, sys)));
+                            meanSd(r.runs), meanSd(user), meanSd(sys), Stats.mean(faults), correlation(r.runs, sys)));
                 });
             }
         }
@@ -217,23 +217,14 @@ final class PairedSection {
         out.println();
     }
 
-    private static double mean(List<Double> v) {
-        return v.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-    }
-
-    private static double sd(List<Double> v) {
-        double m = mean(v);
-        return Math.sqrt(v.stream().mapToDouble(x -> (x - m) * (x - m)).sum() / (v.size() - 1));
-    }
-
     private static String meanSd(List<Double> millis) {
-        return String.format(Locale.ROOT, "%.2f ± %.2f", mean(millis) / 1000, sd(millis) / 1000);
+        return String.format(Locale.ROOT, "%.2f ± %.2f", Stats.mean(millis) / 1000, Stats.sd(millis) / 1000);
     }
 
     /** Pearson's correlation of two series of the same length; "n/a" where either does not vary. */
     private static String correlation(List<Double> a, List<Double> b) {
-        double ma = mean(a);
-        double mb = mean(b);
+        double ma = Stats.mean(a);
+        double mb = Stats.mean(b);
         double sab = 0;
         double saa = 0;
         double sbb = 0;

@@ -15,8 +15,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
-import org.apache.commons.math3.distribution.TDistribution;
-import org.apache.commons.math3.stat.inference.TTest;
 
 /**
  * A Markdown report in the shape of the seed report (RAPIDS shuffle-writer benchmark, PR-13724): its three tables
@@ -175,28 +173,6 @@ final class SeedReport {
     /** The machine's own spread over the same iterations, where the run measured it. */
     private Optional<JmhResults.Row> noiseFloor() {
         return rows.stream().filter(r -> r.benchmarkClass().equals("NoiseFloorBenchmark")).findFirst();
-    }
-
-    /** JMH's 99.9% error of a mean of {@code n} runs, as a multiple of the runs' coefficient of variation. */
-    static double errorPerCv(int n) {
-        return new TDistribution(n - 1).inverseCumulativeProbability(0.9995) / Math.sqrt(n);
-    }
-
-    /** The fewest runs whose 99.9% error is within {@code target} when their coefficient of variation is {@code cv}. */
-    static int runsFor(double target, double cv) {
-        for (int n = 2; n <= 10_000; n++) {
-            if (errorPerCv(n) * cv <= target) {
-                return n;
-            }
-        }
-        return Integer.MAX_VALUE;
-    }
-
-    /** The runs' sample standard deviation over their mean. */
-    static double cv(List<Double> runs) {
-        double mean = runs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-        double squares = runs.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
-        return Math.sqrt(squares / (runs.size() - 1)) / mean;
     }
 
     /** Writes report.md and its charts into {@code dir}; returns the report's path. */
@@ -549,21 +525,12 @@ final class SeedReport {
         double value = (b - o) / b * 100;
         // d(o/b) = sqrt((eo/b)^2 + (o eb / b^2)^2), in %.
         double error = Math.sqrt(Math.pow(eo / b, 2) + Math.pow(o * eb / (b * b), 2)) * 100;
-        double p = welch(figure.runs.apply(base.get()), figure.runs.apply(other.get()));
+        double p = Stats.welchP(figure.runs.apply(base.get()), figure.runs.apply(other.get()));
         PairedRatio paired = null;
         if (!other.get().pairing().isEmpty() && PairedRows.partner(other.get(), BASELINE, rows) == base.get()) {
             paired = PairedRows.of(figure.runs.apply(other.get()), figure.runs.apply(base.get()));
         }
         return Optional.of(new Improvement(value, error, p, paired));
-    }
-
-    /** Welch's two-sided t-test p-value of two sets of measured waves; NaN where either has fewer than two. */
-    static double welch(List<Double> a, List<Double> b) {
-        if (a.size() < 2 || b.size() < 2) {
-            return Double.NaN;
-        }
-        return new TTest().tTest(a.stream().mapToDouble(Double::doubleValue).toArray(),
-                b.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     private String improvementText(Figure figure, String size, String strategy) {
@@ -615,9 +582,9 @@ final class SeedReport {
         noiseFloor().ifPresent(r -> out.printf("| (machine) | constant work, no I/O | %s |%n", runsText(r.runs)));
         out.println();
         noiseFloor().filter(r -> r.samples >= 2).ifPresent(r -> {
-            double cv = cv(r.runs);
-            double k = errorPerCv(r.samples);
-            int forTarget = runsFor(TARGET, cv);
+            double cv = Stats.cv(r.runs);
+            double k = Stats.errorPerCv(r.samples, JmhResults.CONFIDENCE);
+            int forTarget = Stats.runsFor(TARGET, cv, JmhResults.CONFIDENCE);
             double pass = oneIterationOfEverything();
             out.printf(Locale.ROOT, "Why: the machine itself. NoiseFloorBenchmark did exactly the same work in every "
                             + "iteration (%s threads, as many as the wave's tasks, each compressing the same 64 MiB "
@@ -630,7 +597,7 @@ final class SeedReport {
                             + "mean %s minutes of measured waves alone.%n%n",
                     r.param("tasks"), r.param("rounds"), r.score / 1000, r.error / 1000, 100 * r.relativeError(),
                     100 * cv, r.samples, k, 100 * TARGET / k, 100 * FLAG / k, 100 * cv, count(forTarget),
-                    count(runsFor(FLAG, cv)), pass / 1000, forTarget == Integer.MAX_VALUE ? "countless"
+                    count(Stats.runsFor(FLAG, cv, JmhResults.CONFIDENCE)), pass / 1000, forTarget == Integer.MAX_VALUE ? "countless"
                             : String.format(Locale.ROOT, "%.0f", forTarget * pass / 60_000));
         });
     }
