@@ -1,5 +1,6 @@
 package dev.sluice.report;
 
+import dev.sluice.core.run.Metric;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -191,9 +192,9 @@ final class PairedSection {
         for (String size : sizes) {
             for (String s : strategies) {
                 row(size, s).ifPresent(r -> {
-                    List<Double> sys = r.metricRuns("cpu.systemMillis");
-                    List<Double> user = r.metricRuns("cpu.userMillis");
-                    List<Double> faults = r.metricRuns("cpu.minorFaults");
+                    List<Double> sys = r.metricRuns(Metric.CPU_SYSTEM_MILLIS);
+                    List<Double> user = r.metricRuns(Metric.CPU_USER_MILLIS);
+                    List<Double> faults = r.metricRuns(Metric.CPU_MINOR_FAULTS);
                     if (sys.size() != r.runs.size() || user.size() != r.runs.size() || r.runs.size() < 2) {
                         return;
                     }

@@ -1,5 +1,7 @@
 package dev.sluice.report;
 
+import dev.sluice.core.run.BenchmarkName;
+import dev.sluice.core.run.Metric;
 import dev.sluice.core.input.DataSize;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -82,7 +84,7 @@ final class SeedReport {
      * {@code query.totalMillis} adds the read to the wave's own inner clock instead, which starts when the tasks are
      * released and leaves out what JMH's clock also times around them.)
      */
-    static final String READ = "query.readMillis";
+    static final Metric READ = Metric.QUERY_READ_MILLIS;
     private static final Figure QUERY = new Figure("query total time",
             "Query total time (the wave plus the reduce side's read of every partition)",
             "JMH's clock for the wave (the mapper stage's figure) plus the reduce side's read, timed on its own right "
@@ -92,7 +94,7 @@ final class SeedReport {
             "Sum of all mapper task durations",
             "each map task's own clock, from the wave's start to its commit, summed over the wave's tasks "
                     + "(`wave.sumTaskMillis`)",
-            r -> r.metric("wave.sumTaskMillis").orElse(Double.NaN), r -> r.metricRuns("wave.sumTaskMillis"));
+            r -> r.metric(Metric.WAVE_SUM_TASK_MILLIS).orElse(Double.NaN), r -> r.metricRuns(Metric.WAVE_SUM_TASK_MILLIS));
 
     /** Each measured wave's query total: its mapper stage (JMH's clock) plus its read; none if the read is missing. */
     static List<Double> queryRuns(JmhResults.Row r) {
@@ -166,13 +168,13 @@ final class SeedReport {
     }
 
     private Optional<JmhResults.Row> raw(String size) {
-        return rows.stream().filter(r -> r.benchmarkClass().equals("RawWriteBenchmark") && r.param("size").equals(size))
+        return rows.stream().filter(r -> r.is(BenchmarkName.RAW_WRITE) && r.param("size").equals(size))
                 .findFirst();
     }
 
     /** The machine's own spread over the same iterations, where the run measured it. */
     private Optional<JmhResults.Row> noiseFloor() {
-        return rows.stream().filter(r -> r.benchmarkClass().equals("NoiseFloorBenchmark")).findFirst();
+        return rows.stream().filter(r -> r.is(BenchmarkName.NOISE_FLOOR)).findFirst();
     }
 
     /** Writes report.md and its charts into {@code dir}; returns the report's path. */
@@ -224,9 +226,9 @@ final class SeedReport {
         for (int i = 0; i < sizes.size(); i++) {
             for (int s = 0; s < strategies.size(); s++) {
                 Optional<JmhResults.Row> r = write(sizes.get(i), strategies.get(s));
-                amplification[s][i] = metric(r, "io.amplification");
-                calls[s][i] = metric(r, "io.writeCallsPerMiB");
-                diskBytes[s][i] = (metric(r, "proc.write_bytesPerMiB") - metric(r, "proc.cancelled_write_bytesPerMiB"))
+                amplification[s][i] = metric(r, Metric.IO_AMPLIFICATION);
+                calls[s][i] = metric(r, Metric.IO_WRITE_CALLS_PER_MIB);
+                diskBytes[s][i] = (metric(r, Metric.PROC_WRITE_BYTES_PER_MIB) - metric(r, Metric.PROC_CANCELLED_WRITE_BYTES_PER_MIB))
                         / (1 << 20);
             }
         }
@@ -245,7 +247,7 @@ final class SeedReport {
         return figure == QUERY ? "query.png" : figure == MAPPER ? "mapper.png" : "tasks.png";
     }
 
-    private static double metric(Optional<JmhResults.Row> r, String key) {
+    private static double metric(Optional<JmhResults.Row> r, Metric key) {
         return r.map(x -> x.metric(key).orElse(Double.NaN)).orElse(Double.NaN);
     }
 
@@ -302,10 +304,10 @@ final class SeedReport {
         out.println("|---|---|---|---|---|---|");
         for (String size : sizes) {
             Optional<JmhResults.Row> r = write(size, BASELINE).or(() -> write(size, strategies.get(0)));
-            double committed = metric(r, "io.committedBytes");
-            double tasks = metric(r, "wave.tasks");
-            out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", size, mb(metric(r, "wave.inputBytesPerTask")),
-                    num(metric(r, "wave.batchesPerTask"), "%.0f"), mb(committed), num(tasks, "%.0f"),
+            double committed = metric(r, Metric.IO_COMMITTED_BYTES);
+            double tasks = metric(r, Metric.WAVE_TASKS);
+            out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", size, mb(metric(r, Metric.WAVE_INPUT_BYTES_PER_TASK)),
+                    num(metric(r, Metric.WAVE_BATCHES_PER_TASK), "%.0f"), mb(committed), num(tasks, "%.0f"),
                     mb(committed * tasks));
         }
         out.println();
@@ -610,7 +612,7 @@ final class SeedReport {
     private double oneIterationOfEverything() {
         double sum = 0;
         for (JmhResults.Row r : rows) {
-            if (!r.benchmarkClass().equals("NoiseFloorBenchmark")) {
+            if (!r.is(BenchmarkName.NOISE_FLOOR)) {
                 sum += r.score;
             }
         }
@@ -648,13 +650,13 @@ final class SeedReport {
         for (String size : sizes) {
             for (String s : strategies) {
                 write(size, s).ifPresent(r -> out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s, %s ms |%n",
-                        size, s, num(metric(Optional.of(r), "io.amplification"), "%.2f"),
-                        num(metric(Optional.of(r), "io.writeCallsPerMiB"), "%.1f"),
-                        num(metric(Optional.of(r), "proc.write_bytesPerMiB") / (1 << 20), "%.2f"),
-                        num(metric(Optional.of(r), "proc.cancelled_write_bytesPerMiB") / (1 << 20), "%.2f"),
-                        mib(metric(Optional.of(r), "dirty.peakBytes")), mib(metric(Optional.of(r), "io.peakBufferedBytes")),
-                        mb(metric(Optional.of(r), "io.spilledBytes")), mib(metric(Optional.of(r), "gate.dirtyBytesBefore")),
-                        num(metric(Optional.of(r), "gate.waitMillis"), "%.0f")));
+                        size, s, num(metric(Optional.of(r), Metric.IO_AMPLIFICATION), "%.2f"),
+                        num(metric(Optional.of(r), Metric.IO_WRITE_CALLS_PER_MIB), "%.1f"),
+                        num(metric(Optional.of(r), Metric.PROC_WRITE_BYTES_PER_MIB) / (1 << 20), "%.2f"),
+                        num(metric(Optional.of(r), Metric.PROC_CANCELLED_WRITE_BYTES_PER_MIB) / (1 << 20), "%.2f"),
+                        mib(metric(Optional.of(r), Metric.DIRTY_PEAK_BYTES)), mib(metric(Optional.of(r), Metric.IO_PEAK_BUFFERED_BYTES)),
+                        mb(metric(Optional.of(r), Metric.IO_SPILLED_BYTES)), mib(metric(Optional.of(r), Metric.GATE_DIRTY_BYTES_BEFORE)),
+                        num(metric(Optional.of(r), Metric.GATE_WAIT_MILLIS), "%.0f")));
             }
         }
         out.println();
@@ -670,8 +672,8 @@ final class SeedReport {
         for (String size : sizes) {
             Optional<JmhResults.Row> raw = raw(size);
             out.print("| " + size + " | " + raw.map(r -> seconds(MAPPER, r)).orElse("n/a") + " | "
-                    + raw.map(r -> String.format(Locale.ROOT, "%.0f", metric(Optional.of(r), "io.committedBytes")
-                    * metric(Optional.of(r), "wave.tasks") / 1e6 / (r.score / 1000))).orElse("n/a") + " |");
+                    + raw.map(r -> String.format(Locale.ROOT, "%.0f", metric(Optional.of(r), Metric.IO_COMMITTED_BYTES)
+                    * metric(Optional.of(r), Metric.WAVE_TASKS) / 1e6 / (r.score / 1000))).orElse("n/a") + " |");
             for (String s : strategies) {
                 out.print(" " + write(size, s).flatMap(w -> raw.map(r -> String.format(Locale.ROOT, "%.1fx raw",
                         w.score / r.score))).orElse("n/a") + " |");
@@ -706,7 +708,7 @@ final class SeedReport {
         int unmeasured = 0;
         double worst = 0;
         for (JmhResults.Row r : rows) {
-            if (r.benchmarkClass().equals("NoiseFloorBenchmark")) {
+            if (r.is(BenchmarkName.NOISE_FLOOR)) {
                 continue;
             }
             total++;
@@ -794,18 +796,18 @@ final class SeedReport {
             if (rs.isEmpty()) {
                 continue;
             }
-            if (rs.stream().allMatch(r -> metric(Optional.of(r), "io.bytesWritten") == 0)) {
+            if (rs.stream().allMatch(r -> metric(Optional.of(r), Metric.IO_BYTES_WRITTEN) == 0)) {
                 lines.add(String.format(Locale.ROOT, "%s writes no file: its map output stays in memory and readers are "
                         + "served from it, so its waves are compression and copies alone; peak memory per task %s.", s,
-                        range(rs, "io.peakBufferedBytes", 1 << 20, "%.0f MiB")));
+                        range(rs, Metric.IO_PEAK_BUFFERED_BYTES, 1 << 20, "%.0f MiB")));
                 continue;
             }
             lines.add(String.format(Locale.ROOT, "%s: %s MiB dirtied per MiB committed, of which %s cancelled by deletes "
                             + "before writeback; %s write calls per MiB; peak Dirty %s; peak memory per task %s.", s,
-                    range(rs, "proc.write_bytesPerMiB", 1 << 20, "%.2f"),
-                    range(rs, "proc.cancelled_write_bytesPerMiB", 1 << 20, "%.2f"),
-                    range(rs, "io.writeCallsPerMiB", 1, "%.1f"), range(rs, "dirty.peakBytes", 1 << 20, "%.0f MiB"),
-                    range(rs, "io.peakBufferedBytes", 1 << 20, "%.0f MiB")));
+                    range(rs, Metric.PROC_WRITE_BYTES_PER_MIB, 1 << 20, "%.2f"),
+                    range(rs, Metric.PROC_CANCELLED_WRITE_BYTES_PER_MIB, 1 << 20, "%.2f"),
+                    range(rs, Metric.IO_WRITE_CALLS_PER_MIB, 1, "%.1f"), range(rs, Metric.DIRTY_PEAK_BYTES, 1 << 20, "%.0f MiB"),
+                    range(rs, Metric.IO_PEAK_BUFFERED_BYTES, 1 << 20, "%.0f MiB")));
         }
         for (String size : sizes) {
             raw(size).ifPresent(raw -> {
@@ -822,7 +824,7 @@ final class SeedReport {
     }
 
     /** A metric's smallest and largest value over rows, divided by {@code unit}, e.g. "1.00-2.00". */
-    private static String range(List<JmhResults.Row> rs, String key, double unit, String format) {
+    private static String range(List<JmhResults.Row> rs, Metric key, double unit, String format) {
         double min = rs.stream().mapToDouble(r -> metric(Optional.of(r), key)).min().orElse(Double.NaN) / unit;
         double max = rs.stream().mapToDouble(r -> metric(Optional.of(r), key)).max().orElse(Double.NaN) / unit;
         String a = num(min, format);
