@@ -103,9 +103,9 @@ final class PairedSection {
                 100 * p.relativeHalfWidth(), p.relativeHalfWidth() <= StoppingRule.TARGET ? "" : " ⚠");
     }
 
-    void write(PrintWriter out, String number, Function<JmhResults.Row, List<Double>> mapper,
+    /** The section's body, under the heading the report gives it. */
+    void write(PrintWriter out, Function<JmhResults.Row, List<Double>> mapper,
                Function<JmhResults.Row, List<Double>> query) {
-        out.printf("### %s Paired comparisons (ratio [99%% interval])%n%n", number);
         String design = rows.stream().filter(r -> !r.pairing().isEmpty()).map(JmhResults.Row::pairing).findFirst()
                 .orElse("");
         out.println("Each size's strategies were measured " + (design.equals(PairedRun.ROUNDS)

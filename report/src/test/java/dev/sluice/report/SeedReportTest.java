@@ -116,7 +116,7 @@ class SeedReportTest {
         JmhResults.Row row = JmhResults.read(result).get(0);
         assertTrue(row.metric("query.totalMillis").getAsDouble() < row.score, "the secondary metric's other clock "
                 + "is shorter here, as in the user's run");
-        assertEquals(SyntheticResults.sum(PER_BATCH, READS), SeedReport.queryRuns(row));
+        assertEquals(SyntheticResults.sum(PER_BATCH, READS), Figure.queryRuns(row));
     }
 
     @Test
