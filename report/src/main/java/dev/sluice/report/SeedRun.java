@@ -5,6 +5,7 @@ import dev.sluice.core.input.DataSize;
 import dev.sluice.core.run.BenchmarkName;
 import dev.sluice.core.run.Metric;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -24,10 +25,7 @@ final class SeedRun {
     final List<String> sizes = new ArrayList<>();
     /** The strategies in the plan's order, then any others in the result's order. */
     final List<String> strategies = new ArrayList<>();
-    /**
-     * What every strategy is compared with: a paired run's first strategy (each paired configuration names its
-     * strategies, the baseline first); an unpaired run's first strategy in the plan's order.
-     */
+    /** What every strategy is compared with ({@link #baseline(List, List)}). */
     final String baseline;
     /** The paired comparisons' section, where the run paired its strategies; else null. */
     final PairedSection paired;
@@ -48,16 +46,33 @@ final class SeedRun {
             }
         }
         sizes.addAll(sizeSet);
+        strategies.addAll(inPlanOrder(strategySet));
+        baseline = baseline(writes, strategies);
+        paired = writes.stream().anyMatch(r -> !r.pairing().isEmpty())
+                ? new PairedSection(writes, sizes, strategies, baseline, stops) : null;
+    }
+
+    /** {@code strategies} in the plan's order ({@link BenchPlan#STRATEGIES}), then any others in their own. */
+    static List<String> inPlanOrder(Collection<String> strategies) {
+        List<String> ordered = new ArrayList<>();
+        Set<String> rest = new LinkedHashSet<>(strategies);
         for (String s : BenchPlan.STRATEGIES) {
-            if (strategySet.remove(s)) {
-                strategies.add(s);
+            if (rest.remove(s)) {
+                ordered.add(s);
             }
         }
-        strategies.addAll(strategySet);
-        Optional<JmhResults.Row> pairedRow = writes.stream().filter(r -> !r.pairing().isEmpty()).findFirst();
-        baseline = pairedRow.map(PairedRows::baseline)
-                .orElse(strategies.isEmpty() ? "" : strategies.get(0));
-        paired = pairedRow.isPresent() ? new PairedSection(writes, sizes, strategies, baseline, stops) : null;
+        ordered.addAll(rest);
+        return ordered;
+    }
+
+    /**
+     * What every strategy is compared with: a paired run's first strategy (each paired configuration names its
+     * strategies, the baseline first); an unpaired run's first strategy in the plan's order, as scripts/bench.sh
+     * documents; empty where the rows have no wave.
+     */
+    static String baseline(List<JmhResults.Row> rows, List<String> strategiesInPlanOrder) {
+        return rows.stream().filter(r -> r.isWave() && !r.pairing().isEmpty()).findFirst().map(PairedRows::baseline)
+                .orElse(strategiesInPlanOrder.isEmpty() ? "" : strategiesInPlanOrder.get(0));
     }
 
     boolean isPaired() {

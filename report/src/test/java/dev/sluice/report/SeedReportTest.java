@@ -186,4 +186,41 @@ class SeedReportTest {
                 + "intervals), from tiny up"), text);
         assertTrue(Files.isRegularFile(dir.resolve("report/improvement.png")));
     }
+
+    @Test
+    void anUnpairedRunIsComparedWithItsFirstStrategyInThePlansOrder(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir);
+        // No per-batch: buffered comes first in the plan's order (BenchPlan.STRATEGIES), then a strategy of its own.
+        Path result = new SyntheticResults()
+                .wave("tiny", "buffered:merge=gather", PER_BATCH, READS)
+                .wave("tiny", "buffered", BUFFERED, READS)
+                .write(dir.resolve("jmh-result.json"));
+        String text = Files.readString(new SeedReport(JmhResults.read(result), Environment.read(
+                dir.resolve("none.json")), "jmh-result.json").write(dir.resolve("report")), StandardCharsets.UTF_8);
+        assertTrue(text.contains("| config | buffered | buffered:merge=gather | buffered:merge=gather vs buffered |"),
+                text);
+        assertFalse(text.contains("No crossover to find"), text);
+        assertTrue(text.contains("At tiny, buffered:merge=gather's mapper stage time is **-"), text);
+        assertTrue(text.contains("against buffered (significant)"), text);
+    }
+
+    @Test
+    void aPairedRunIsComparedWithTheFirstOfItsStrategies(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("runs"));
+        Files.writeString(dir.resolve("plan.txt"), "tiny|1|PairedWaveBenchmark -p strategies=buffered+per-batch"
+                + " -p size=tiny -wi 2 -i 6\n");
+        double[][] t = new double[3][];
+        for (int r = 0; r < 3; r++) {
+            t[r] = new double[] {250 + r, 330 + r};
+        }
+        new SyntheticResults().paired("tiny", List.of("buffered", "per-batch"), "none", t)
+                .write(dir.resolve("runs/01-tiny-c1.json"));
+        new RunDirectory(dir).writeResults();
+        String text = Files.readString(new SeedReport(JmhResults.read(dir.resolve("jmh-result.json")),
+                Environment.read(dir.resolve("none.json")), "jmh-result.json", null).write(dir.resolve("report")),
+                StandardCharsets.UTF_8);
+        assertTrue(text.contains("| per-batch vs buffered |"), text);
+        assertFalse(text.contains("vs per-batch"), text);
+        assertTrue(text.contains("every strategy against buffered"), text);
+    }
 }
