@@ -159,7 +159,8 @@ class TermsTest {
                     in.readUnsignedShort();
                 }
                 case 17, 18 -> in.readInt();
-                default -> throw new IOException("constant pool tag " + tag + " at entry " + i + " is not one of JVMS 4.4's");
+                default -> throw new IOException("constant pool tag " + tag + " at entry " + i
+                        + " is not one of JVMS 4.4's");
             }
         }
         Set<String> fields = new TreeSet<>();

@@ -6,8 +6,10 @@ import dev.sluice.core.run.BenchmarkName;
 import dev.sluice.core.run.Metric;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -29,6 +31,8 @@ final class SeedRun {
     final String baseline;
     /** The paired comparisons' section, where the run paired its strategies; else null. */
     final PairedSection paired;
+    /** Every comparison made, by figure, size and strategy. */
+    private final Map<List<String>, Optional<Improvement>> improvements = new HashMap<>();
 
     /** @param stops the run's stops.json (why each paired configuration stopped), or null */
     SeedRun(List<JmhResults.Row> rows, JsonNode stops) {
@@ -129,8 +133,13 @@ final class SeedRun {
         return r.map(x -> x.metric(key).orElse(Double.NaN)).orElse(Double.NaN);
     }
 
-    /** A strategy against the baseline on a figure at a size; empty where either has no row. */
+    /** A strategy against the baseline on a figure at a size, computed once; empty where either has no row. */
     Optional<Improvement> improvement(Figure figure, String size, String strategy) {
+        return improvements.computeIfAbsent(List.of(figure.name, size, strategy),
+                k -> compare(figure, size, strategy));
+    }
+
+    private Optional<Improvement> compare(Figure figure, String size, String strategy) {
         Optional<JmhResults.Row> base = write(size, baseline);
         Optional<JmhResults.Row> other = write(size, strategy);
         if (base.isEmpty() || other.isEmpty()) {

@@ -74,7 +74,7 @@ public final class Stats {
         return t(n - 1, confidence) * sd(runs) / Math.sqrt(n);
     }
 
-    /** The error at {@code confidence} of a mean of {@code n} runs, as a multiple of the runs' coefficient of variation. */
+    /** The error at {@code confidence} of a mean of {@code n} runs, as a multiple of their coefficient of variation. */
     public static double errorPerCv(int n, double confidence) {
         return t(n - 1, confidence) / Math.sqrt(n);
     }
