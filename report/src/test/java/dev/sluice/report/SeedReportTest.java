@@ -206,18 +206,14 @@ class SeedReportTest {
 
     @Test
     void aPairedRunIsComparedWithTheFirstOfItsStrategies(@TempDir Path dir) throws Exception {
-        Files.createDirectories(dir.resolve("runs"));
-        Files.writeString(dir.resolve("plan.txt"), "tiny|1|PairedWaveBenchmark -p strategies=buffered+per-batch"
-                + " -p size=tiny -wi 2 -i 6\n");
-        double[][] t = new double[3][];
-        for (int r = 0; r < 3; r++) {
-            t[r] = new double[] {250 + r, 330 + r};
-        }
-        new SyntheticResults().paired("tiny", List.of("buffered", "per-batch"), "none", t)
-                .write(dir.resolve("runs/01-tiny-c1.json"));
-        new RunDirectory(dir).writeResults();
-        String text = Files.readString(new SeedReport(JmhResults.read(dir.resolve("jmh-result.json")),
-                Environment.read(dir.resolve("none.json")), "jmh-result.json", null).write(dir.resolve("report")),
+        Files.createDirectories(dir);
+        List<String> strategies = List.of("buffered", "per-batch");
+        Path result = new SyntheticResults()
+                .pairedRow("tiny", "buffered", strategies, BUFFERED, READS)
+                .pairedRow("tiny", "per-batch", strategies, PER_BATCH, READS)
+                .write(dir.resolve("jmh-result.json"));
+        String text = Files.readString(new SeedReport(JmhResults.read(result), Environment.read(
+                dir.resolve("none.json")), "jmh-result.json", null).write(dir.resolve("report")),
                 StandardCharsets.UTF_8);
         assertTrue(text.contains("| per-batch vs buffered |"), text);
         assertFalse(text.contains("vs per-batch"), text);
