@@ -1,5 +1,7 @@
 package dev.sluice.report;
 
+import dev.sluice.core.run.BenchmarkName;
+import dev.sluice.core.run.Metric;
 import dev.sluice.spi.Bytes;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -35,7 +37,7 @@ final class AblationTable {
                 if (!r.param("codec").equals(codec) || !r.param("size").equals(size)) {
                     continue;
                 }
-                if (r.benchmarkClass().equals("RawWriteBenchmark")) {
+                if (r.is(BenchmarkName.RAW_WRITE)) {
                     raw = r;
                 } else if (r.isWave()) {
                     writes.add(r);
@@ -46,8 +48,8 @@ final class AblationTable {
             JmhResults.Row first = writes.get(0);
             out.printf(Locale.ROOT, "### %s, %s (%s tasks, scale %s, %.0f batches and %.0f MB of input per task)%n%n",
                     size, codec, first.param("tasks"), first.param("scale"),
-                    first.metric("wave.batchesPerTask").orElse(Double.NaN),
-                    first.metric("wave.inputBytesPerTask").orElse(Double.NaN) / 1e6);
+                    first.metric(Metric.WAVE_BATCHES_PER_TASK).orElse(Double.NaN),
+                    first.metric(Metric.WAVE_INPUT_BYTES_PER_TASK).orElse(Double.NaN) / 1e6);
             out.println("| strategy | ms per wave (± error) | share of ideal's throughput | vs raw write | amplification "
                     + "| write calls/MiB | peak memory MiB | command |");
             out.println("|---|---|---|---|---|---|---|---|");
@@ -55,14 +57,16 @@ final class AblationTable {
                 out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | `%s` |%n", r.param("strategy"),
                         ResultsTable.ms(r), ideal == null ? "n/a" : ratio(ideal, r),
                         raw == null ? "n/a" : String.format(Locale.ROOT, "%.1fx", r.score / raw.score),
-                        ResultsTable.fmt(r.metric("io.amplification"), "%.2f"), ResultsTable.fmt(r.metric("io.writeCallsPerMiB"), "%.1f"),
-                        ResultsTable.fmt(ResultsTable.div(r.metric("io.peakBufferedBytes"), Bytes.MiB), "%.0f"),
+                        ResultsTable.fmt(r.metric(Metric.IO_AMPLIFICATION), "%.2f"),
+                        ResultsTable.fmt(r.metric(Metric.IO_WRITE_CALLS_PER_MIB), "%.1f"),
+                        ResultsTable.fmt(ResultsTable.div(r.metric(Metric.IO_PEAK_BUFFERED_BYTES), Bytes.MiB), "%.0f"),
                         command(r, "--strategies " + quote(r.param("strategy"))));
             }
             if (raw != null) {
                 out.printf(Locale.ROOT, "| raw write | %s | %s | 1.0x | %s | %s | | every run's %s-raw |%n",
                         ResultsTable.ms(raw), ideal == null ? "n/a" : ratio(ideal, raw),
-                        ResultsTable.fmt(raw.metric("io.amplification"), "%.2f"), ResultsTable.fmt(raw.metric("io.writeCallsPerMiB"), "%.1f"),
+                        ResultsTable.fmt(raw.metric(Metric.IO_AMPLIFICATION), "%.2f"),
+                        ResultsTable.fmt(raw.metric(Metric.IO_WRITE_CALLS_PER_MIB), "%.1f"),
                         size);
             }
             out.println();

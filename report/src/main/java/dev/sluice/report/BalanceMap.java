@@ -22,14 +22,13 @@ import org.knowm.xchart.style.Styler;
 /**
  * The crossover map ({@code scripts/bench.sh --preset balance}): for every machine balance measured (disk write
  * bandwidth and dirty page cache per task slot, as the runs' {@code device} parameter gave them) and every size, each
- * strategy's mapper-stage time against per-batch's in the same run, and the crossover: the smallest size from which a
- * strategy is faster than per-batch at that size and every larger one, with the whole interval of the improvement
- * above zero. Figures per slot are at full scale: a run at data scale f had f times the dirty cache, as similarity
- * asks, and is reported as the node it stands for.
+ * strategy's mapper-stage time against the baseline's in the same run (the run's first strategy, per-batch in the
+ * balance preset), and the crossover: the smallest size from which a strategy is faster than the baseline at that
+ * size and every larger one, with the whole interval of the improvement above zero. Figures per slot are at full
+ * scale: a run at data scale f had f times the dirty cache, as similarity asks, and is reported as the node it stands
+ * for.
  */
 public final class BalanceMap {
-    static final String BASELINE = "per-batch";
-
     /** One machine balance: per task slot, at full scale. */
     static final class Balance implements Comparable<Balance> {
         final String device;
@@ -84,7 +83,7 @@ public final class BalanceMap {
         }
     }
 
-    /** A strategy against per-batch at one size: the improvement (per-batch's time over the strategy's, minus 1). */
+    /** A strategy against the baseline at one size: the improvement (the baseline's time over the strategy's, minus 1). */
     static final class Cell {
         final double improvement;
         final double low;
@@ -125,16 +124,18 @@ public final class BalanceMap {
                     .computeIfAbsent(size, s -> new LinkedHashMap<>()).put(strategy, row);
         }
         sizes.sort(Comparator.comparingLong(s -> DataSize.parse("size", s).bytes()));
-        strategies.remove(BASELINE);
+        String baseline = SeedRun.baseline(rows, SeedRun.inPlanOrder(strategies));
+        strategies.remove(baseline);
         StringBuilder md = new StringBuilder();
         md.append("# The crossover map\n\n");
         md.append("Each row: a machine balance (disk write bandwidth and dirty page cache per task slot, at full scale), "
-                + "a size, per-batch's mapper stage (mean ± JMH's 99.9% error) and each strategy's against it in the "
-                + "same run: the improvement (per-batch's time / the strategy's - 1, from the geometric means of their "
+                + "a size, " + baseline + "'s mapper stage (mean ± JMH's 99.9% error) and each strategy's against it in "
+                + "the same run: the improvement (" + baseline + "'s time / the strategy's - 1, from the geometric means of "
+                + "their "
                 + "waves) with its 99% interval (Welch's t on the logarithms of the waves' times). The crossover is the "
                 + "smallest size from which a strategy is faster with its whole interval above 0 at that size and every "
                 + "larger one. Results: `" + resultLink + "`.\n\n");
-        md.append("| balance per slot | size | per-batch (ms) |");
+        md.append("| balance per slot | size | " + baseline + " (ms) |");
         for (String s : strategies) {
             md.append(' ').append(s).append(" |");
         }
@@ -151,7 +152,7 @@ public final class BalanceMap {
             }
             for (int i = 0; i < sizes.size(); i++) {
                 Map<String, JmhResults.Row> bySize = e.getValue().get(sizes.get(i));
-                JmhResults.Row base = bySize == null ? null : bySize.get(BASELINE);
+                JmhResults.Row base = bySize == null ? null : bySize.get(baseline);
                 md.append("| ").append(balance.label()).append(" | ").append(sizes.get(i)).append(" | ")
                         .append(base == null ? "-" : String.format(Locale.ROOT, "%.0f ± %s", base.score,
                                 error(base))).append(" |");
@@ -174,7 +175,7 @@ public final class BalanceMap {
                 crossing.put(s, crossover(sizes, cells.get(s)));
             }
             crossovers.put(balance, crossing);
-            chart(outDir.resolve(balance.file()), balance.label(), sizes, strategies, values, lows, highs);
+            chart(outDir.resolve(balance.file()), balance.label(), baseline, sizes, strategies, values, lows, highs);
         }
         md.append("\n## Crossover size by balance\n\n| balance per slot |");
         for (String s : strategies) {
@@ -201,15 +202,15 @@ public final class BalanceMap {
     static final double CONFIDENCE = 0.99;
 
     /**
-     * The improvement of {@code row} over {@code base} (per-batch's time over the strategy's, minus 1: the ratio of
+     * The improvement of {@code row} over {@code base} (the baseline's time over the strategy's, minus 1: the ratio of
      * their geometric means), with a {@value #CONFIDENCE} interval from Welch's t on the logarithms of both runs' wave
      * times (a ratio's interval; the Welch-Satterthwaite degrees of freedom). JMH's own 99.9% error of three waves uses
      * t = 31.6 and says nothing of a ratio; waves of one device and size spread by a few percent, which this interval
      * keeps. Fewer than two waves on either side: no interval (NaN bounds), and no crossover is claimed from it.
      */
     static Cell cell(JmhResults.Row base, JmhResults.Row row) {
-        // The strategy's time over per-batch's, inverted: per-batch's over the strategy's.
-        WelchRatio r = WelchRatio.of(base.runs, row.runs, CONFIDENCE);
+        // The strategy's time over the baseline's, inverted: the baseline's over the strategy's.
+        Stats.Interval r = Stats.welch(base.runs, row.runs, CONFIDENCE);
         return new Cell(1 / r.ratio - 1, 1 / r.high - 1, 1 / r.low - 1);
     }
 
@@ -235,10 +236,10 @@ public final class BalanceMap {
         return Double.isNaN(row.error) ? "none (one wave)" : String.format(Locale.ROOT, "%.0f", row.error);
     }
 
-    private static void chart(Path png, String title, List<String> sizes, List<String> strategies, double[][] values,
-                              double[][] lows, double[][] highs) throws IOException {
+    private static void chart(Path png, String title, String baseline, List<String> sizes, List<String> strategies,
+                              double[][] values, double[][] lows, double[][] highs) throws IOException {
         CategoryChart chart = new CategoryChartBuilder().width(900).height(500).title(title)
-                .xAxisTitle("data size per map task").yAxisTitle("improvement over per-batch (%)").build();
+                .xAxisTitle("data size per map task").yAxisTitle("improvement over " + baseline + " (%)").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         chart.getStyler().setPlotGridVerticalLinesVisible(false);

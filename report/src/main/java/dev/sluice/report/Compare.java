@@ -12,7 +12,7 @@ import java.util.TreeSet;
 
 /**
  * Compares two JMH results benchmark by benchmark: the ratio new/base of the geometric means of their measured waves
- * with a {@value #CONFIDENCE} interval from Welch's t on the logarithms ({@link WelchRatio}: the two runs' waves are
+ * with a {@value #CONFIDENCE} interval from Welch's t on the logarithms ({@link Stats#welch}: the two runs' waves are
  * independent), and a verdict. Where both results are paired runs (scripts/bench.sh's default) and a strategy has a
  * paired ratio to its run's baseline in each ({@link PairedRatio}), it also gives the change of that ratio between the
  * runs, with the same kind of interval over the two runs' pair ratios; drift of the machine between the two runs, or a
@@ -48,14 +48,14 @@ final class Compare {
         final PairedRatio basePaired;
         final PairedRatio freshPaired;
         /** The change of that ratio, new over base, with its interval; null without. */
-        final WelchRatio pairedChange;
+        final Stats.Interval pairedChange;
 
         Line(String key, JmhResults.Row base, JmhResults.Row fresh, double ratio, double low, double high, Verdict verdict) {
             this(key, base, fresh, ratio, low, high, verdict, null, null, null);
         }
 
         Line(String key, JmhResults.Row base, JmhResults.Row fresh, double ratio, double low, double high,
-             Verdict verdict, PairedRatio basePaired, PairedRatio freshPaired, WelchRatio pairedChange) {
+             Verdict verdict, PairedRatio basePaired, PairedRatio freshPaired, Stats.Interval pairedChange) {
             this.key = key;
             this.base = base;
             this.fresh = fresh;
@@ -92,12 +92,12 @@ final class Compare {
 
     private static Line line(String key, JmhResults.Row b, JmhResults.Row n, double threshold, PairedRatio basePaired,
                              PairedRatio freshPaired) {
-        WelchRatio direct = WelchRatio.of(b.runs, n.runs, CONFIDENCE);
-        WelchRatio change = basePaired != null && freshPaired != null
-                ? WelchRatio.of(basePaired.ratios, freshPaired.ratios, CONFIDENCE) : null;
+        Stats.Interval direct = Stats.welch(b.runs, n.runs, CONFIDENCE);
+        Stats.Interval change = basePaired != null && freshPaired != null
+                ? Stats.welch(basePaired.ratios, freshPaired.ratios, CONFIDENCE) : null;
         // Where both runs paired the strategy with the same baseline, the change of that ratio decides: it is what
         // stays of the difference once the machine's own drift between the runs is divided out.
-        WelchRatio decides = change != null ? change : direct;
+        Stats.Interval decides = change != null ? change : direct;
         double ratio = decides.ratio;
         if (!decides.hasInterval()) {
             return new Line(key, b, n, direct.ratio, Double.NaN, Double.NaN, Verdict.NO_ERROR_ESTIMATE, basePaired,

@@ -1,5 +1,6 @@
 package dev.sluice.report;
 
+import dev.sluice.core.run.Metric;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -99,16 +100,18 @@ public final class Environment {
         DoubleSummaryStatistics raw = new DoubleSummaryStatistics();
         TreeSet<String> figures = new TreeSet<>();
         for (JmhResults.Row row : rows) {
-            row.metric("device.rawWriteMBps").ifPresent(raw::accept);
-            if (row.metric("device.writeMBps").isPresent()) {
+            row.metric(Metric.DEVICE_RAW_WRITE_MBPS).ifPresent(raw::accept);
+            if (row.metric(Metric.DEVICE_WRITE_MBPS).isPresent()) {
                 figures.add(String.format(Locale.ROOT, "write %.1f MB/s, dirty %.0f MB, %s%s",
-                        row.metric("device.writeMBps").getAsDouble(), row.metric("device.dirtyMB").orElse(0),
-                        row.metric("device.iops").orElse(0) == 0 ? "no IOPS limit"
-                                : String.format(Locale.ROOT, "%.0f IOPS", row.metric("device.iops").getAsDouble()),
-                        row.metric("device.taskRateMBps").isPresent() ? String.format(Locale.ROOT, ", set relative "
+                        row.metric(Metric.DEVICE_WRITE_MBPS).getAsDouble(),
+                        row.metric(Metric.DEVICE_DIRTY_MB).orElse(0),
+                        row.metric(Metric.DEVICE_IOPS).orElse(0) == 0 ? "no IOPS limit"
+                                : String.format(Locale.ROOT, "%.0f IOPS", row.metric(Metric.DEVICE_IOPS).getAsDouble()),
+                        row.metric(Metric.DEVICE_TASK_RATE_MBPS).isPresent()
+                                ? String.format(Locale.ROOT, ", set relative "
                                 + "to this harness's task rate of %.1f MB/s per task (measured per-batch at small on "
                                 + "native storage, or read from the task-rate cache; each fork's log says which)",
-                                row.metric("device.taskRateMBps").getAsDouble()) : ""));
+                                row.metric(Metric.DEVICE_TASK_RATE_MBPS).getAsDouble()) : ""));
             }
         }
         if (raw.getCount() == 0) {

@@ -2,6 +2,8 @@ package dev.sluice.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.core.run.BenchmarkName;
+import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
-import org.apache.commons.math3.distribution.TDistribution;
 
 /**
  * The results of a JMH run ({@code -rf json}), one row per benchmark and parameter set. Errors are computed here
@@ -49,6 +50,21 @@ public final class JmhResults {
             this.secondaryRuns = secondaryRuns;
         }
 
+        /** A secondary result's value: its score, the mean over its runs; empty where the row has none. */
+        public OptionalDouble metric(Metric metric) {
+            return metric(metric.key());
+        }
+
+        /** Every measured run's value of a secondary result. */
+        public List<Double> metricRuns(Metric metric) {
+            return metricRuns(metric.key());
+        }
+
+        /** Whether the row is a result of the benchmark class {@code name}. */
+        public boolean is(BenchmarkName name) {
+            return benchmarkClass().equals(name.simpleName());
+        }
+
         /** The 99.9% error of a secondary result's mean, from its runs; NaN with fewer than two. */
         public double metricError(String key) {
             return error(metricRuns(key));
@@ -78,8 +94,7 @@ public final class JmhResults {
          * paired run (PairedWaveBenchmark, split by strategy: {@link PairedRun#rows}).
          */
         public boolean isWave() {
-            return benchmarkClass().equals("ShuffleWriteBenchmark")
-                    || benchmarkClass().equals("PairedWaveBenchmark") && !param("strategy").isEmpty();
+            return is(BenchmarkName.SHUFFLE_WRITE) || is(BenchmarkName.PAIRED_WAVE) && !param("strategy").isEmpty();
         }
 
         /** The paired design the row's waves were measured in ({@code rounds}, {@code forks}), or empty. */
@@ -139,14 +154,7 @@ public final class JmhResults {
      * standard error); NaN for fewer than two runs, which have no spread to estimate it from.
      */
     public static double error(List<Double> runs) {
-        int n = runs.size();
-        if (n < 2) {
-            return Double.NaN;
-        }
-        double mean = runs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-        double squares = runs.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
-        double t = new TDistribution(n - 1).inverseCumulativeProbability(1 - (1 - CONFIDENCE) / 2);
-        return t * Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
+        return Stats.error(runs, CONFIDENCE);
     }
 
     /** How a count of measured runs reads: "one wave", "2 waves". */

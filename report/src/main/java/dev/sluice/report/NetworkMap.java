@@ -1,5 +1,7 @@
 package dev.sluice.report;
 
+import dev.sluice.core.run.BenchmarkName;
+import dev.sluice.core.run.Metric;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -29,7 +31,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * Writes {@code map.md} and a chart per shape ({@code map-SHAPE.png}).
  */
 final class NetworkMap {
-    static final String BENCHMARK = "PairedBoundaryBenchmark";
+    static final String BENCHMARK = BenchmarkName.PAIRED_BOUNDARY.simpleName();
 
     /** One configuration: a link, a shape, a codec. */
     static final class Point {
@@ -44,7 +46,7 @@ final class NetworkMap {
         /** Per mode: its map outputs' times (ms), by round. */
         final Map<Integer, Map<Integer, Double>> times = new TreeMap<>();
         /** Per mode: the mean of each counter over its map outputs. */
-        final Map<Integer, Map<String, Double>> counters = new TreeMap<>();
+        final Map<Integer, Map<Metric, Double>> counters = new TreeMap<>();
         PairedRatio ratio;
 
         String shape() {
@@ -52,8 +54,9 @@ final class NetworkMap {
         }
     }
 
-    private static final List<String> COUNTERS = List.of("net.bytesCopied", "net.messages", "net.batchesReceived",
-            "proc.syscw", "net.linkWaitMillis", "net.wireBytes", "query.readMillis");
+    private static final List<Metric> COUNTERS = List.of(Metric.NET_BYTES_COPIED, Metric.NET_MESSAGES,
+            Metric.NET_BATCHES_RECEIVED, Metric.NET_PROC_SYSCW, Metric.NET_LINK_WAIT_MILLIS, Metric.NET_WIRE_BYTES,
+            Metric.QUERY_READ_MILLIS);
 
     private NetworkMap() {}
 
@@ -82,19 +85,19 @@ final class NetworkMap {
         p.codec = params.path("codec").asText();
         p.modes = List.of(params.path("modes").asText().split("\\+"));
         JsonNode secondary = result.path("secondaryMetrics");
-        p.rateMbit = secondary.path("link.rateMbit").path("score").asDouble();
-        p.measuredMbit = secondary.path("link.measuredMbit").path("score").asDouble();
-        p.rows = Math.round(secondary.path("net.rowsVerified").path("score").asDouble());
+        p.rateMbit = secondary.path(Metric.LINK_RATE_MBIT.key()).path("score").asDouble();
+        p.measuredMbit = secondary.path(Metric.LINK_MEASURED_MBIT.key()).path("score").asDouble();
+        p.rows = Math.round(secondary.path(Metric.NET_ROWS_VERIFIED.key()).path("score").asDouble());
         List<Double> primary = flat(result.path("primaryMetric").path("rawData"));
-        List<Double> mode = flat(secondary.path("pair.mode").path("rawData"));
-        List<Double> round = flat(secondary.path("pair.round").path("rawData"));
+        List<Double> mode = flat(secondary.path(Metric.PAIR_MODE.key()).path("rawData"));
+        List<Double> round = flat(secondary.path(Metric.PAIR_ROUND.key()).path("rawData"));
         if (mode.size() != primary.size() || round.size() != primary.size()) {
             throw new IllegalStateException(p.link + " " + p.shape() + " " + p.codec + ": " + primary.size()
                     + " times against " + mode.size() + " modes and " + round.size() + " rounds");
         }
-        Map<Integer, Map<String, List<Double>>> counts = new TreeMap<>();
-        for (String c : COUNTERS) {
-            List<Double> values = flat(secondary.path(c).path("rawData"));
+        Map<Integer, Map<Metric, List<Double>>> counts = new TreeMap<>();
+        for (Metric c : COUNTERS) {
+            List<Double> values = flat(secondary.path(c.key()).path("rawData"));
             for (int i = 0; i < values.size() && i < mode.size(); i++) {
                 counts.computeIfAbsent(mode.get(i).intValue(), k -> new LinkedHashMap<>())
                         .computeIfAbsent(c, k -> new ArrayList<>()).add(values.get(i));
@@ -105,9 +108,8 @@ final class NetworkMap {
                     primary.get(i));
         }
         counts.forEach((m, byCounter) -> {
-            Map<String, Double> means = new LinkedHashMap<>();
-            byCounter.forEach((c, v) -> means.put(c, v.stream().mapToDouble(Double::doubleValue).average()
-                    .orElse(Double.NaN)));
+            Map<Metric, Double> means = new LinkedHashMap<>();
+            byCounter.forEach((c, v) -> means.put(c, Stats.mean(v)));
             p.counters.put(m, means);
         });
         // Pairs: the rounds in which both the baseline (mode 0) and mode 1 sent a map output.
@@ -199,16 +201,16 @@ final class NetworkMap {
             md.append("| codec | link | mode | MB copied | frames | batches | write calls | waiting on the link ms | "
                     + "wire MB | read ms |\n|---|---|---|---|---|---|---|---|---|---|\n");
             for (Point p : rows) {
-                for (Map.Entry<Integer, Map<String, Double>> e : p.counters.entrySet()) {
-                    Map<String, Double> c = e.getValue();
+                for (Map.Entry<Integer, Map<Metric, Double>> e : p.counters.entrySet()) {
+                    Map<Metric, Double> c = e.getValue();
                     md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.1f | %.0f | %.0f | %.0f | %.1f | %.1f | "
                                     + "%.1f |%n", p.codec, p.link, p.modes.get(e.getKey()),
-                            c.getOrDefault("net.bytesCopied", Double.NaN) / 1e6,
-                            c.getOrDefault("net.messages", Double.NaN), c.getOrDefault("net.batchesReceived",
-                                    Double.NaN), c.getOrDefault("proc.syscw", Double.NaN),
-                            c.getOrDefault("net.linkWaitMillis", Double.NaN),
-                            c.getOrDefault("net.wireBytes", Double.NaN) / 1e6,
-                            c.getOrDefault("query.readMillis", Double.NaN)));
+                            c.getOrDefault(Metric.NET_BYTES_COPIED, Double.NaN) / 1e6,
+                            c.getOrDefault(Metric.NET_MESSAGES, Double.NaN), c.getOrDefault(Metric.NET_BATCHES_RECEIVED,
+                                    Double.NaN), c.getOrDefault(Metric.NET_PROC_SYSCW, Double.NaN),
+                            c.getOrDefault(Metric.NET_LINK_WAIT_MILLIS, Double.NaN),
+                            c.getOrDefault(Metric.NET_WIRE_BYTES, Double.NaN) / 1e6,
+                            c.getOrDefault(Metric.QUERY_READ_MILLIS, Double.NaN)));
                 }
             }
             md.append("\n### Where the winner flips\n\n");

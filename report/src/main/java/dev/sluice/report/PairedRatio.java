@@ -3,7 +3,6 @@ package dev.sluice.report;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.apache.commons.math3.distribution.TDistribution;
 
 /**
  * A strategy's time over a baseline's, pair by pair: each pair is two waves of the same round (or of the same
@@ -54,36 +53,10 @@ public final class PairedRatio {
         return ofRatios(ratios, CONFIDENCE);
     }
 
-    /** The geometric mean of {@code ratios} with its interval at {@code confidence}. */
+    /** The geometric mean of {@code ratios} with its interval at {@code confidence} ({@link Stats#paired}). */
     public static PairedRatio ofRatios(List<Double> ratios, double confidence) {
-        int n = ratios.size();
-        if (n == 0) {
-            throw new IllegalArgumentException("no pairs: a ratio needs at least one");
-        }
-        double sum = 0;
-        for (double r : ratios) {
-            if (!(r > 0) || Double.isInfinite(r)) {
-                throw new IllegalArgumentException("a pair's ratio must be a positive number, not " + r);
-            }
-            sum += Math.log(r);
-        }
-        double mean = sum / n;
-        List<Double> copy = Collections.unmodifiableList(new ArrayList<>(ratios));
-        if (n < 2) {
-            return new PairedRatio(copy, Math.exp(mean), Double.NaN, Double.NaN, Double.NaN);
-        }
-        double squares = 0;
-        for (double r : ratios) {
-            squares += (Math.log(r) - mean) * (Math.log(r) - mean);
-        }
-        double sd = Math.sqrt(squares / (n - 1));
-        double h = t(n - 1, confidence) * sd / Math.sqrt(n);
-        return new PairedRatio(copy, Math.exp(mean), Math.exp(mean - h), Math.exp(mean + h), sd);
-    }
-
-    /** The two-sided Student's t quantile for {@code confidence} with {@code df} degrees of freedom. */
-    static double t(int df, double confidence) {
-        return new TDistribution(df).inverseCumulativeProbability(1 - (1 - confidence) / 2);
+        Stats.Interval i = Stats.paired(ratios, confidence);
+        return new PairedRatio(Collections.unmodifiableList(new ArrayList<>(ratios)), i.ratio, i.low, i.high, i.logSd);
     }
 
     public int pairs() {
@@ -130,7 +103,7 @@ public final class PairedRatio {
             throw new IllegalArgumentException("a spread must be >= 0, not " + logSd);
         }
         for (int n = 2; n < cap; n++) {
-            if (Math.sinh(t(n - 1, confidence) * logSd / Math.sqrt(n)) <= target) {
+            if (Math.sinh(Stats.t(n - 1, confidence) * logSd / Math.sqrt(n)) <= target) {
                 return n;
             }
         }

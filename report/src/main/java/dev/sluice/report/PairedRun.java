@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.core.run.BenchmarkTerms;
+import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,8 +39,6 @@ final class PairedRun {
     static final String PAIRING = "pairing";
 
     private static final Pattern CHUNK = Pattern.compile("-c(\\d+)(?:-s(\\d+))?\\.json$");
-    private static final Set<String> MAXIMA = Set.of("io.peakBufferedBytes");
-    private static final Set<String> SUMS = Set.of("gate.unsettled");
 
     /** One strategy's waves of one chunk, in pair order, with the JMH result they came from. */
     private static final class Series {
@@ -150,10 +148,10 @@ final class PairedRun {
     /** A PairedWaveBenchmark fork's waves, dealt to their strategies by pair.strategy, in round order. */
     private void splitRounds(ObjectNode result, Series[] series, Path file) throws IOException {
         Series all = whole(result);
-        List<Double> index = all.secondary.get(BenchmarkTerms.PAIR_STRATEGY);
-        List<Double> rounds = all.secondary.get(BenchmarkTerms.PAIR_ROUND);
+        List<Double> index = all.secondary.get(Metric.PAIR_STRATEGY.key());
+        List<Double> rounds = all.secondary.get(Metric.PAIR_ROUND.key());
         if (index == null || rounds == null || index.size() != all.primary.size()) {
-            throw new IOException(file + " has no " + BenchmarkTerms.PAIR_STRATEGY + " for every wave: not a "
+            throw new IOException(file + " has no " + Metric.PAIR_STRATEGY.key() + " for every wave: not a "
                     + "PairedWaveBenchmark result");
         }
         List<String> given = Arrays.asList(result.path("params").path("strategies").asText().split("\\+", -1));
@@ -229,7 +227,7 @@ final class PairedRun {
     /** A strategy's query total per wave: its mapper stage plus the reduce side's read right after it. */
     List<Double> queryTimes(int strategy) {
         List<Double> times = times(strategy);
-        List<Double> reads = metric(strategy, SeedReport.READ);
+        List<Double> reads = metric(strategy, Metric.QUERY_READ_MILLIS.key());
         if (reads.size() != times.size()) {
             return List.of();
         }
@@ -249,7 +247,7 @@ final class PairedRun {
                 for (double v : s.primary) {
                     sum += v;
                 }
-                for (String key : List.of(SeedReport.READ, "gate.waitMillis")) {
+                for (String key : List.of(Metric.QUERY_READ_MILLIS.key(), Metric.GATE_WAIT_MILLIS.key())) {
                     for (double v : s.secondary.getOrDefault(key, List.of())) {
                         sum += v;
                     }
@@ -300,7 +298,7 @@ final class PairedRun {
                 }
                 forks.add(v);
             }
-            String policy = MAXIMA.contains(e.getKey()) ? "max" : SUMS.contains(e.getKey()) ? "sum" : "avg";
+            String policy = Metric.aggregationOf(e.getKey()).name().toLowerCase(Locale.ROOT);
             secondary.set(e.getKey(), metric(json, (ObjectNode) e.getValue(), forks, policy));
         });
         row.set("secondaryMetrics", secondary);

@@ -1,5 +1,6 @@
 package dev.sluice.report;
 
+import dev.sluice.core.run.Metric;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -102,9 +103,9 @@ final class PairedSection {
                 100 * p.relativeHalfWidth(), p.relativeHalfWidth() <= StoppingRule.TARGET ? "" : " ⚠");
     }
 
-    void write(PrintWriter out, String number, Function<JmhResults.Row, List<Double>> mapper,
+    /** The section's body, under the heading the report gives it. */
+    void write(PrintWriter out, Function<JmhResults.Row, List<Double>> mapper,
                Function<JmhResults.Row, List<Double>> query) {
-        out.printf("### %s Paired comparisons (ratio [99%% interval])%n%n", number);
         String design = rows.stream().filter(r -> !r.pairing().isEmpty()).map(JmhResults.Row::pairing).findFirst()
                 .orElse("");
         out.println("Each size's strategies were measured " + (design.equals(PairedRun.ROUNDS)
@@ -191,14 +192,14 @@ final class PairedSection {
         for (String size : sizes) {
             for (String s : strategies) {
                 row(size, s).ifPresent(r -> {
-                    List<Double> sys = r.metricRuns("cpu.systemMillis");
-                    List<Double> user = r.metricRuns("cpu.userMillis");
-                    List<Double> faults = r.metricRuns("cpu.minorFaults");
+                    List<Double> sys = r.metricRuns(Metric.CPU_SYSTEM_MILLIS);
+                    List<Double> user = r.metricRuns(Metric.CPU_USER_MILLIS);
+                    List<Double> faults = r.metricRuns(Metric.CPU_MINOR_FAULTS);
                     if (sys.size() != r.runs.size() || user.size() != r.runs.size() || r.runs.size() < 2) {
                         return;
                     }
                     lines.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.0f | %s |", size, s,
-                            meanSd(r.runs), meanSd(user), meanSd(sys), mean(faults), correlation(r.runs, sys)));
+                            meanSd(r.runs), meanSd(user), meanSd(sys), Stats.mean(faults), correlation(r.runs, sys)));
                 });
             }
         }
@@ -217,23 +218,14 @@ final class PairedSection {
         out.println();
     }
 
-    private static double mean(List<Double> v) {
-        return v.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-    }
-
-    private static double sd(List<Double> v) {
-        double m = mean(v);
-        return Math.sqrt(v.stream().mapToDouble(x -> (x - m) * (x - m)).sum() / (v.size() - 1));
-    }
-
     private static String meanSd(List<Double> millis) {
-        return String.format(Locale.ROOT, "%.2f ± %.2f", mean(millis) / 1000, sd(millis) / 1000);
+        return String.format(Locale.ROOT, "%.2f ± %.2f", Stats.mean(millis) / 1000, Stats.sd(millis) / 1000);
     }
 
     /** Pearson's correlation of two series of the same length; "n/a" where either does not vary. */
     private static String correlation(List<Double> a, List<Double> b) {
-        double ma = mean(a);
-        double mb = mean(b);
+        double ma = Stats.mean(a);
+        double mb = Stats.mean(b);
         double sab = 0;
         double saa = 0;
         double sbb = 0;

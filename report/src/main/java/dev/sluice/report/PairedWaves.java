@@ -1,5 +1,6 @@
 package dev.sluice.report;
 
+import dev.sluice.core.run.Metric;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -30,8 +31,9 @@ final class PairedWaves {
             JsonNode params = r.path("params");
             List<String> strategies = List.of(params.path("strategies").asText().split("\\+"));
             List<Double> times = PairedRun.values(r.path("primaryMetric").path("rawData"));
-            List<Double> index = PairedRun.values(r.path("secondaryMetrics").path("pair.strategy").path("rawData"));
-            List<Double> round = PairedRun.values(r.path("secondaryMetrics").path("pair.round").path("rawData"));
+            JsonNode secondary = r.path("secondaryMetrics");
+            List<Double> index = PairedRun.values(secondary.path(Metric.PAIR_STRATEGY.key()).path("rawData"));
+            List<Double> round = PairedRun.values(secondary.path(Metric.PAIR_ROUND.key()).path("rawData"));
             if (times.size() != index.size() || times.size() != round.size()) {
                 throw new IOException(result + ": waves, pair.strategy and pair.round differ in length");
             }

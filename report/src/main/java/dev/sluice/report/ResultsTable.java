@@ -1,5 +1,7 @@
 package dev.sluice.report;
 
+import dev.sluice.core.run.BenchmarkName;
+import dev.sluice.core.run.Metric;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.spi.Bytes;
 import java.io.PrintStream;
@@ -49,19 +51,21 @@ public final class ResultsTable {
         out.println("|---|---|---|---|---|---|---|---|---|---|");
         for (JmhResults.Row r : writes) {
             Optional<JmhResults.Row> raw = rows.stream()
-                    .filter(x -> x.benchmarkClass().equals("RawWriteBenchmark") && sameInput(x, r)).findFirst();
-            double committed = r.metric("io.committedBytes").orElse(Double.NaN) * r.metric("wave.tasks").orElse(1);
+                    .filter(x -> x.is(BenchmarkName.RAW_WRITE) && sameInput(x, r)).findFirst();
+            double committed = r.metric(Metric.IO_COMMITTED_BYTES).orElse(Double.NaN)
+                    * r.metric(Metric.WAVE_TASKS).orElse(1);
             out.printf(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s |%n",
                     r.param("size"), r.param("strategy"), ms(r), committed / 1e6 / (r.score / 1000),
                     raw.map(x -> String.format(Locale.ROOT, "%.1fx", r.score / x.score)).orElse("n/a"),
-                    fmt(r.metric("io.amplification"), "%.2f"), fmt(r.metric("io.writeCallsPerMiB"), "%.1f"),
-                    fmt(div(r.metric("proc.write_bytesPerMiB"), Bytes.MiB), "%.2f"),
-                    fmt(div(r.metric("proc.cancelled_write_bytesPerMiB"), Bytes.MiB), "%.2f"),
-                    fmt(div(r.metric("io.peakBufferedBytes"), Bytes.MiB), "%.0f"));
+                    fmt(r.metric(Metric.IO_AMPLIFICATION), "%.2f"),
+                    fmt(r.metric(Metric.IO_WRITE_CALLS_PER_MIB), "%.1f"),
+                    fmt(div(r.metric(Metric.PROC_WRITE_BYTES_PER_MIB), Bytes.MiB), "%.2f"),
+                    fmt(div(r.metric(Metric.PROC_CANCELLED_WRITE_BYTES_PER_MIB), Bytes.MiB), "%.2f"),
+                    fmt(div(r.metric(Metric.IO_PEAK_BUFFERED_BYTES), Bytes.MiB), "%.0f"));
         }
         List<JmhResults.Row> raws = new ArrayList<>();
         for (JmhResults.Row r : rows) {
-            if (r.benchmarkClass().equals("RawWriteBenchmark")) {
+            if (r.is(BenchmarkName.RAW_WRITE)) {
                 raws.add(r);
             }
         }
@@ -71,7 +75,8 @@ public final class ResultsTable {
             out.println("| size | raw write ms (± error) | MB/s |");
             out.println("|---|---|---|");
             for (JmhResults.Row r : raws) {
-                double bytes = r.metric("io.committedBytes").orElse(Double.NaN) * r.metric("wave.tasks").orElse(1);
+                double bytes = r.metric(Metric.IO_COMMITTED_BYTES).orElse(Double.NaN)
+                        * r.metric(Metric.WAVE_TASKS).orElse(1);
                 out.printf(Locale.ROOT, "| %s | %s | %.0f |%n", r.param("size"), ms(r), bytes / 1e6 / (r.score / 1000));
             }
         }

@@ -90,7 +90,7 @@ class PairedRatioTest {
         }
         PairedRatio paired = PairedRatio.of(strategy, base);
         assertTrue(paired.faster() && paired.relativeHalfWidth() < 0.02, "paired: " + PairedRows.text(paired));
-        WelchRatio unpaired = WelchRatio.of(base, strategy, PairedRatio.CONFIDENCE);
+        Stats.Interval unpaired = Stats.welch(base, strategy, PairedRatio.CONFIDENCE);
         assertTrue(unpaired.low < 1 && unpaired.high > 1, "unpaired, the drift hides it: [" + unpaired.low + ", "
                 + unpaired.high + "]");
     }
@@ -98,8 +98,8 @@ class PairedRatioTest {
     @Test
     void pairsForIsTheFewestPairsWhoseIntervalIsWithinTheTarget() {
         int n = PairedRatio.pairsFor(0.05, 0.04, 0.99, 1000);
-        assertTrue(Math.sinh(PairedRatio.t(n - 1, 0.99) * 0.04 / Math.sqrt(n)) <= 0.05);
-        assertTrue(Math.sinh(PairedRatio.t(n - 2, 0.99) * 0.04 / Math.sqrt(n - 1)) > 0.05);
+        assertTrue(Math.sinh(Stats.t(n - 1, 0.99) * 0.04 / Math.sqrt(n)) <= 0.05);
+        assertTrue(Math.sinh(Stats.t(n - 2, 0.99) * 0.04 / Math.sqrt(n - 1)) > 0.05);
         assertEquals(2, PairedRatio.pairsFor(0.05, 0.0, 0.99, 1000), "no spread: two pairs");
         assertEquals(1000, PairedRatio.pairsFor(0.05, 5.0, 0.99, 1000), "capped");
     }

@@ -116,7 +116,7 @@ class SeedReportTest {
         JmhResults.Row row = JmhResults.read(result).get(0);
         assertTrue(row.metric("query.totalMillis").getAsDouble() < row.score, "the secondary metric's other clock "
                 + "is shorter here, as in the user's run");
-        assertEquals(SyntheticResults.sum(PER_BATCH, READS), SeedReport.queryRuns(row));
+        assertEquals(SyntheticResults.sum(PER_BATCH, READS), Figure.queryRuns(row));
     }
 
     @Test
@@ -133,26 +133,26 @@ class SeedReportTest {
     }
     @Test
     void wavesThatDoNotOverlapDifferSignificantly() {
-        double p = SeedReport.welch(List.of(2.81, 2.93, 2.66, 2.67, 2.72), List.of(4.53, 3.84, 4.11, 4.24, 4.08));
+        double p = Stats.welchP(List.of(2.81, 2.93, 2.66, 2.67, 2.72), List.of(4.53, 3.84, 4.11, 4.24, 4.08));
         assertTrue(p < SeedReport.SIGNIFICANCE, "p = " + p);
     }
 
     @Test
     void wavesFromTheSameSpreadDoNotDifferSignificantly() {
-        double p = SeedReport.welch(List.of(11.84, 9.47, 10.40, 10.52, 10.32), List.of(11.43, 11.51, 11.01, 10.61, 9.47));
+        double p = Stats.welchP(List.of(11.84, 9.47, 10.40, 10.52, 10.32), List.of(11.43, 11.51, 11.01, 10.61, 9.47));
         assertTrue(p > SeedReport.SIGNIFICANCE, "p = " + p);
     }
 
     @Test
     void oneWaveHasNoTest() {
-        assertTrue(Double.isNaN(SeedReport.welch(List.of(1.0), List.of(2.0, 3.0))));
+        assertTrue(Double.isNaN(Stats.welchP(List.of(1.0), List.of(2.0, 3.0))));
     }
 
     @Test
     void fiveWavesNeedAVariationOfAboutAQuarterOfTheTargetError() {
         // JMH's 99.9% error of 5 runs is t(0.9995, 4) / sqrt(5) = 3.85 coefficients of variation.
-        assertEquals(2, SeedReport.runsFor(0.03, 0.0), "an error needs two runs");
-        assertTrue(SeedReport.runsFor(0.03, 0.038) > 5, "3.8% variation cannot give 3% with 5 waves");
+        assertEquals(2, Stats.runsFor(0.03, 0.0, JmhResults.CONFIDENCE), "an error needs two runs");
+        assertTrue(Stats.runsFor(0.03, 0.038, JmhResults.CONFIDENCE) > 5, "3.8% variation cannot give 3% with 5 waves");
     }
 
     @Test
@@ -185,5 +185,38 @@ class SeedReportTest {
         assertTrue(text.contains("buffered is faster than per-batch with 99% confidence at every size (paired "
                 + "intervals), from tiny up"), text);
         assertTrue(Files.isRegularFile(dir.resolve("report/improvement.png")));
+    }
+
+    @Test
+    void anUnpairedRunIsComparedWithItsFirstStrategyInThePlansOrder(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir);
+        // No per-batch: buffered comes first in the plan's order (BenchPlan.STRATEGIES), then a strategy of its own.
+        Path result = new SyntheticResults()
+                .wave("tiny", "buffered:merge=gather", PER_BATCH, READS)
+                .wave("tiny", "buffered", BUFFERED, READS)
+                .write(dir.resolve("jmh-result.json"));
+        String text = Files.readString(new SeedReport(JmhResults.read(result), Environment.read(
+                dir.resolve("none.json")), "jmh-result.json").write(dir.resolve("report")), StandardCharsets.UTF_8);
+        assertTrue(text.contains("| config | buffered | buffered:merge=gather | buffered:merge=gather vs buffered |"),
+                text);
+        assertFalse(text.contains("No crossover to find"), text);
+        assertTrue(text.contains("At tiny, buffered:merge=gather's mapper stage time is **-"), text);
+        assertTrue(text.contains("against buffered (significant)"), text);
+    }
+
+    @Test
+    void aPairedRunIsComparedWithTheFirstOfItsStrategies(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir);
+        List<String> strategies = List.of("buffered", "per-batch");
+        Path result = new SyntheticResults()
+                .pairedRow("tiny", "buffered", strategies, BUFFERED, READS)
+                .pairedRow("tiny", "per-batch", strategies, PER_BATCH, READS)
+                .write(dir.resolve("jmh-result.json"));
+        String text = Files.readString(new SeedReport(JmhResults.read(result), Environment.read(
+                dir.resolve("none.json")), "jmh-result.json", null).write(dir.resolve("report")),
+                StandardCharsets.UTF_8);
+        assertTrue(text.contains("| per-batch vs buffered |"), text);
+        assertFalse(text.contains("vs per-batch"), text);
+        assertTrue(text.contains("every strategy against buffered"), text);
     }
 }

@@ -35,6 +35,20 @@ final class SyntheticResults {
     }
 
     /**
+     * One strategy's row of a paired configuration as a run's merged result holds it ({@link PairedRun#rows}): its
+     * waves in pair order, the configuration's {@code strategies} (the baseline first) and its pairing, {@code rounds}.
+     */
+    SyntheticResults pairedRow(String size, String strategy, List<String> strategies, List<Double> waves,
+                               List<Double> reads) {
+        wave(size, strategy, waves, reads);
+        ObjectNode b = (ObjectNode) all.get(all.size() - 1);
+        b.put("benchmark", "dev.sluice.jmh.write.PairedWaveBenchmark.wave");
+        ((ObjectNode) b.get("params")).put(PairedRun.PAIRING, PairedRun.ROUNDS).put("strategies",
+                String.join("+", strategies));
+        return this;
+    }
+
+    /**
      * A PairedWaveBenchmark fork as PairedState runs it: {@code times[r][s]} is strategy s's wave in round r (ms),
      * the waves in the order PairedState takes them (round r starts at strategy r mod k), each with its
      * {@code pair.strategy}, {@code pair.round}, and a read of a tenth of its time.

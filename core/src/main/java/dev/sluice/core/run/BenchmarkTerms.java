@@ -1,8 +1,9 @@
 package dev.sluice.core.run;
 
 /**
- * What the benchmarks, their plan ({@code scripts/bench.sh}) and the report tools say to each other: parameter values
- * and the keys of results, in one place, so that the plan and the reports need not load the benchmarks.
+ * What the benchmarks, their plan ({@code scripts/bench.sh}) and the report tools say to each other: parameter values,
+ * in one place, so that the plan and the reports need not load the benchmarks. The keys of their results are
+ * {@link Metric}s, the benchmarks' names {@link BenchmarkName}s.
  */
 public final class BenchmarkTerms {
     /** Separates the values of a list parameter (the paired benchmark's {@code strategies} and {@code memoryLimit}). */
@@ -13,9 +14,6 @@ public final class BenchmarkTerms {
     public static final String QUARTER = "quarter";
     /** {@code warmUp=full}: warm-up waves write the records themselves. */
     public static final String FULL = "full";
-    /** A paired wave's strategy, as its index in the trial's {@code strategies}, and its round. */
-    public static final String PAIR_STRATEGY = "pair.strategy";
-    public static final String PAIR_ROUND = "pair.round";
 
     private BenchmarkTerms() {}
 }

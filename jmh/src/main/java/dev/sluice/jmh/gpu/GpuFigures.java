@@ -4,7 +4,8 @@ import org.openjdk.jmh.results.Result;
 import java.util.List;
 import java.util.ArrayList;
 import dev.sluice.jmh.profile.Figures;
-import static dev.sluice.jmh.profile.Figures.avg;
+import static dev.sluice.jmh.profile.Figures.result;
+import dev.sluice.core.run.Metric;
 import dev.sluice.spi.storage.IoSnapshot;
 import dev.sluice.gpu.DeviceTimes;
 import dev.sluice.gpu.HostMemory;
@@ -49,28 +50,28 @@ final class GpuFigures implements Figures {
     @Override
     public List<Result> results() {
         List<Result> out = new ArrayList<>();
-        out.add(avg("task.millis", taskNanos / 1e6, "ms"));
+        out.add(result(Metric.TASK_MILLIS, taskNanos / 1e6));
         if (cpuNanos >= 0) {
-            out.add(avg("task.cpuMillis", cpuNanos / 1e6, "ms"));
+            out.add(result(Metric.TASK_CPU_MILLIS, cpuNanos / 1e6));
         }
-        out.add(avg("task.inputBytes", inputBytes, "B"));
-        out.add(avg("task.rows", rows, "rows"));
-        out.add(avg("task.dataBytes", dataBytes, "B"));
+        out.add(result(Metric.TASK_INPUT_BYTES, inputBytes));
+        out.add(result(Metric.TASK_ROWS, rows));
+        out.add(result(Metric.TASK_DATA_BYTES, dataBytes));
         if (serializedBytes >= 0) {
-            out.add(avg("task.serializedBytes", serializedBytes, "B"));
+            out.add(result(Metric.TASK_SERIALIZED_BYTES, serializedBytes));
         }
-        out.add(avg("io.bytesWritten", io.bytesWritten, "B"));
-        out.add(avg("io.writeCalls", io.writeCalls, "calls"));
-        out.add(avg("io.committedBytes", io.committedBytes, "B"));
+        out.add(result(Metric.TASK_IO_BYTES_WRITTEN, io.bytesWritten));
+        out.add(result(Metric.TASK_IO_WRITE_CALLS, io.writeCalls));
+        out.add(result(Metric.TASK_IO_COMMITTED_BYTES, io.committedBytes));
         if (gpu) {
-            out.add(avg("gpu.batches", times.batches(), "batches"));
-            out.add(avg("gpu.partitionMillis", times.partitionNanos() / 1e6, "ms"));
-            out.add(avg("gpu.copyMillis", times.copyNanos() / 1e6, "ms"));
-            out.add(avg("gpu.copyBytes", times.copyBytes(), "B"));
-            out.add(avg("gpu.copyGBps", times.copyGigabytesPerSecond(), "GB/s"));
-            out.add(avg("gpu.hostBuffers", host.buffers, "buffers"));
-            out.add(avg("gpu.pinnedBuffers", host.pinnedBuffers, "buffers"));
-            out.add(avg("gpu.pinnedBytes", host.pinnedBytes, "B"));
+            out.add(result(Metric.GPU_BATCHES, times.batches()));
+            out.add(result(Metric.GPU_PARTITION_MILLIS, times.partitionNanos() / 1e6));
+            out.add(result(Metric.GPU_COPY_MILLIS, times.copyNanos() / 1e6));
+            out.add(result(Metric.GPU_COPY_BYTES, times.copyBytes()));
+            out.add(result(Metric.GPU_COPY_GBPS, times.copyGigabytesPerSecond()));
+            out.add(result(Metric.GPU_HOST_BUFFERS, host.buffers));
+            out.add(result(Metric.GPU_PINNED_BUFFERS, host.pinnedBuffers));
+            out.add(result(Metric.GPU_PINNED_BYTES, host.pinnedBytes));
         }
         return out;
     }

@@ -5,7 +5,8 @@ import org.openjdk.jmh.results.Result;
 import java.util.List;
 import java.util.ArrayList;
 import dev.sluice.jmh.profile.Figures;
-import static dev.sluice.jmh.profile.Figures.avg;
+import static dev.sluice.jmh.profile.Figures.result;
+import dev.sluice.core.run.Metric;
 import dev.sluice.core.measure.ProcSelfIo;
 import dev.sluice.network.NetworkBoundary;
 import java.util.Optional;
@@ -48,29 +49,28 @@ final class BoundaryFigures implements Figures {
     public List<Result> results() {
         List<Result> out = new ArrayList<>();
         double wireMiB = (double) sent.wireBytes / Bytes.MiB;
-        out.add(avg("net.inputBytes", inputBytes, "B"));
-        out.add(avg("net.messages", sent.messages, "messages"));
-        out.add(avg("net.wireBytes", sent.wireBytes, "B"));
-        out.add(avg("net.meanMessageBytes", sent.messages == 0 ? 0 : (double) sent.wireBytes / sent.messages,
-                "B"));
-        out.add(avg("net.bytesCopied", sent.bytesCopied(), "B"));
-        out.add(avg("net.coalescedBytes", sent.coalescedBytes, "B"));
-        out.add(avg("net.serializedBytes", sent.serializedBytes, "B"));
-        out.add(avg("net.batchesReceived", batchesReceived, "batches"));
-        out.add(avg("net.meanBatchRows", batchesReceived == 0 ? 0 : (double) rowsReceived / batchesReceived,
-                "rows"));
-        out.add(avg("net.sendMillis", sendNanos / 1e6, "ms"));
-        out.add(avg("net.linkWaitMillis", sent.waitedNanos / 1e6, "ms"));
-        out.add(avg("query.readMillis", readNanos / 1e6, "ms"));
-        out.add(avg("query.totalMillis", (sendNanos + readNanos) / 1e6, "ms"));
+        out.add(result(Metric.NET_INPUT_BYTES, inputBytes));
+        out.add(result(Metric.NET_MESSAGES, sent.messages));
+        out.add(result(Metric.NET_WIRE_BYTES, sent.wireBytes));
+        out.add(result(Metric.NET_MEAN_MESSAGE_BYTES,
+                sent.messages == 0 ? 0 : (double) sent.wireBytes / sent.messages));
+        out.add(result(Metric.NET_BYTES_COPIED, sent.bytesCopied()));
+        out.add(result(Metric.NET_COALESCED_BYTES, sent.coalescedBytes));
+        out.add(result(Metric.NET_SERIALIZED_BYTES, sent.serializedBytes));
+        out.add(result(Metric.NET_BATCHES_RECEIVED, batchesReceived));
+        out.add(result(Metric.NET_MEAN_BATCH_ROWS, batchesReceived == 0 ? 0 : (double) rowsReceived / batchesReceived));
+        out.add(result(Metric.NET_SEND_MILLIS, sendNanos / 1e6));
+        out.add(result(Metric.NET_LINK_WAIT_MILLIS, sent.waitedNanos / 1e6));
+        out.add(result(Metric.QUERY_READ_MILLIS, readNanos / 1e6));
+        out.add(result(Metric.QUERY_TOTAL_MILLIS, (sendNanos + readNanos) / 1e6));
         if (proc.isPresent()) {
             ProcSelfIo d = proc.get();
-            out.add(avg("proc.syscw", d.syscw, "calls"));
-            out.add(avg("proc.syscwPerMiB", wireMiB == 0 ? 0 : d.syscw / wireMiB, "calls/MiB"));
-            out.add(avg("proc.syscr", d.syscr, "calls"));
-            out.add(avg("proc.wchar", d.wchar, "B"));
+            out.add(result(Metric.NET_PROC_SYSCW, d.syscw));
+            out.add(result(Metric.NET_PROC_SYSCW_PER_MIB, wireMiB == 0 ? 0 : d.syscw / wireMiB));
+            out.add(result(Metric.NET_PROC_SYSCR, d.syscr));
+            out.add(result(Metric.NET_PROC_WCHAR, d.wchar));
         } else {
-            out.add(avg("proc.available", 0, "bool"));
+            out.add(result(Metric.PROC_AVAILABLE, 0));
         }
         out.addAll(extra);
         return out;

@@ -1,6 +1,7 @@
 package dev.sluice.jmh.network;
 
-import static dev.sluice.jmh.profile.Figures.avg;
+import static dev.sluice.jmh.profile.Figures.result;
+import dev.sluice.core.run.Metric;
 
 import dev.sluice.network.link.EmulatedLink;
 import dev.sluice.network.link.LinkProbe;
@@ -48,9 +49,9 @@ final class LinkTrial {
     }
 
     List<Result> results() {
-        return List.of(avg("link.rateMbit", spec.rateBits() / 1e6, "Mbit/s"),
-                avg("link.measuredMbit", measured.bitsPerSecond() / 1e6, "Mbit/s"),
-                avg("link.netns", inNamespace ? 1 : 0, "bool"),
-                avg("link.tbf", spec.isNative() ? 0 : 1, "bool"));
+        return List.of(result(Metric.LINK_RATE_MBIT, spec.rateBits() / 1e6),
+                result(Metric.LINK_MEASURED_MBIT, measured.bitsPerSecond() / 1e6),
+                result(Metric.LINK_NETNS, inNamespace ? 1 : 0),
+                result(Metric.LINK_TBF, spec.isNative() ? 0 : 1));
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.jmh.network;
 
-import static dev.sluice.jmh.profile.Figures.avg;
+import static dev.sluice.jmh.profile.Figures.result;
+import dev.sluice.core.run.Metric;
 
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
@@ -159,9 +160,9 @@ public class PairedBoundaryState {
                         + "differs from the input: " + verified);
             }
             List<Result> extra = new ArrayList<>(linkTrial.results());
-            extra.add(avg("pair.mode", current, "index"));
-            extra.add(avg("pair.round", round, "round"));
-            extra.add(avg("net.rowsVerified", verified.rowsRead(), "rows"));
+            extra.add(result(Metric.PAIR_MODE, current));
+            extra.add(result(Metric.PAIR_ROUND, round));
+            extra.add(result(Metric.NET_ROWS_VERIFIED, verified.rowsRead()));
             Figures.publish(new BoundaryFigures(sent, received.batches(), received.rows(), received.wireBytes(),
                     sendNanos, readNanos, proc, inputs.get(current).bytes, extra));
         }

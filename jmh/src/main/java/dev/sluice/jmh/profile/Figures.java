@@ -1,5 +1,6 @@
 package dev.sluice.jmh.profile;
 
+import dev.sluice.core.run.Metric;
 import java.util.Collection;
 import org.openjdk.jmh.results.AggregationPolicy;
 import org.openjdk.jmh.results.Result;
@@ -13,9 +14,10 @@ public interface Figures {
     /** The iteration's secondary results. */
     Collection<? extends Result> results();
 
-    /** A result averaged over the iterations. */
-    static ScalarResult avg(String label, double value, String unit) {
-        return new ScalarResult(label, value, unit, AggregationPolicy.AVG);
+    /** A secondary result of the shared vocabulary, with its unit and its aggregation over iterations. */
+    static ScalarResult result(Metric metric, double value) {
+        return new ScalarResult(metric.key(), value, metric.unit(),
+                AggregationPolicy.valueOf(metric.aggregation().name()));
     }
 
     /**

@@ -1,14 +1,12 @@
 package dev.sluice.jmh.write;
 
-import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.spi.Bytes;
-import org.openjdk.jmh.results.AggregationPolicy;
-import org.openjdk.jmh.results.ScalarResult;
 import org.openjdk.jmh.results.Result;
 import java.util.List;
 import java.util.ArrayList;
 import dev.sluice.jmh.profile.Figures;
-import static dev.sluice.jmh.profile.Figures.avg;
+import static dev.sluice.jmh.profile.Figures.result;
+import dev.sluice.core.run.Metric;
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.spi.storage.IoSnapshot;
 import dev.sluice.core.measure.ProcSelfIo;
@@ -103,73 +101,75 @@ public final class WaveFigures implements Figures {
         double perTask = 1.0 / tasks;
         double committedMiB = (double) io.committedBytes / tasks / Bytes.MiB;
         List<Result> out = new ArrayList<>();
-        out.add(avg("wave.tasks", tasks, "tasks"));
-        out.add(avg("wave.inputBytesPerTask", inputBytes, "B"));
-        out.add(avg("wave.batchesPerTask", batches, "batches"));
-        out.add(avg("wave.dataBytesPerTask", (double) dataBytes / tasks, "B"));
-        out.add(avg("wave.sumTaskMillis", sumTaskNanos / 1e6, "ms"));
-        out.add(avg("wave.slowestTaskMillis", slowestTaskNanos / 1e6, "ms"));
-        out.add(avg("query.readMillis", readNanos / 1e6, "ms"));
-        out.add(avg("query.totalMillis", (waveNanos + readNanos) / 1e6, "ms"));
-        out.add(avg("io.writeCalls", io.writeCalls * perTask, "calls/task"));
-        out.add(avg("io.bytesWritten", io.bytesWritten * perTask, "B/task"));
-        out.add(avg("io.committedBytes", io.committedBytes * perTask, "B/task"));
-        out.add(avg("io.amplification", io.committedBytes == 0 ? 0 : (double) io.bytesWritten / io.committedBytes,
-                "ratio"));
-        out.add(avg("io.writeCallsPerMiB", perMiB(io.writeCalls * perTask, committedMiB), "calls/MiB"));
-        out.add(avg("io.meanWriteCallBytes", io.meanWriteCallBytes(), "B"));
-        out.add(avg("io.filesCreated", io.filesCreated * perTask, "files/task"));
-        out.add(avg("io.bytesRead", io.bytesRead * perTask, "B/task"));
-        out.add(avg("io.fsyncs", io.fsyncs * perTask, "calls/task"));
-        out.add(avg("io.spilledBytes", io.spilledBytes * perTask, "B/task"));
-        out.add(new ScalarResult("io.peakBufferedBytes", peakBufferedBytes, "B", AggregationPolicy.MAX));
+        out.add(result(Metric.WAVE_TASKS, tasks));
+        out.add(result(Metric.WAVE_INPUT_BYTES_PER_TASK, inputBytes));
+        out.add(result(Metric.WAVE_BATCHES_PER_TASK, batches));
+        out.add(result(Metric.WAVE_DATA_BYTES_PER_TASK, (double) dataBytes / tasks));
+        out.add(result(Metric.WAVE_SUM_TASK_MILLIS, sumTaskNanos / 1e6));
+        out.add(result(Metric.WAVE_SLOWEST_TASK_MILLIS, slowestTaskNanos / 1e6));
+        out.add(result(Metric.QUERY_READ_MILLIS, readNanos / 1e6));
+        out.add(result(Metric.QUERY_TOTAL_MILLIS, (waveNanos + readNanos) / 1e6));
+        out.add(result(Metric.IO_WRITE_CALLS, io.writeCalls * perTask));
+        out.add(result(Metric.IO_BYTES_WRITTEN, io.bytesWritten * perTask));
+        out.add(result(Metric.IO_COMMITTED_BYTES, io.committedBytes * perTask));
+        out.add(result(Metric.IO_AMPLIFICATION,
+                io.committedBytes == 0 ? 0 : (double) io.bytesWritten / io.committedBytes));
+        out.add(result(Metric.IO_WRITE_CALLS_PER_MIB, perMiB(io.writeCalls * perTask, committedMiB)));
+        out.add(result(Metric.IO_MEAN_WRITE_CALL_BYTES, io.meanWriteCallBytes()));
+        out.add(result(Metric.IO_FILES_CREATED, io.filesCreated * perTask));
+        out.add(result(Metric.IO_BYTES_READ, io.bytesRead * perTask));
+        out.add(result(Metric.IO_FSYNCS, io.fsyncs * perTask));
+        out.add(result(Metric.IO_SPILLED_BYTES, io.spilledBytes * perTask));
+        out.add(result(Metric.IO_PEAK_BUFFERED_BYTES, peakBufferedBytes));
         if (proc.isPresent()) {
             ProcSelfIo d = proc.get();
-            proc(out, "syscw", d.syscw * perTask, "calls", committedMiB);
-            proc(out, "wchar", d.wchar * perTask, "B", committedMiB);
-            proc(out, "write_bytes", d.writeBytes * perTask, "B", committedMiB);
-            proc(out, "cancelled_write_bytes", d.cancelledWriteBytes * perTask, "B", committedMiB);
+            proc(out, Metric.PROC_SYSCW, Metric.PROC_SYSCW_PER_MIB, d.syscw * perTask, committedMiB);
+            proc(out, Metric.PROC_WCHAR, Metric.PROC_WCHAR_PER_MIB, d.wchar * perTask, committedMiB);
+            proc(out, Metric.PROC_WRITE_BYTES, Metric.PROC_WRITE_BYTES_PER_MIB, d.writeBytes * perTask, committedMiB);
+            proc(out, Metric.PROC_CANCELLED_WRITE_BYTES, Metric.PROC_CANCELLED_WRITE_BYTES_PER_MIB,
+                    d.cancelledWriteBytes * perTask, committedMiB);
         } else {
-            out.add(avg("proc.available", 0, "bool"));
+            out.add(result(Metric.PROC_AVAILABLE, 0));
         }
         if (peakDirtyBytes >= 0) {
-            out.add(avg("dirty.peakBytes", peakDirtyBytes, "B"));
+            out.add(result(Metric.DIRTY_PEAK_BYTES, peakDirtyBytes));
         }
         cpu.ifPresent(c -> {
             // The whole process over the wave: where a wave's time goes when it is not the writers' own work.
-            out.add(avg("cpu.userMillis", c.userNanos / 1e6, "ms"));
-            out.add(avg("cpu.systemMillis", c.systemNanos / 1e6, "ms"));
-            out.add(avg("cpu.minorFaults", c.minorFaults, "faults"));
-            out.add(avg("cpu.majorFaults", c.majorFaults, "faults"));
+            out.add(result(Metric.CPU_USER_MILLIS, c.userNanos / 1e6));
+            out.add(result(Metric.CPU_SYSTEM_MILLIS, c.systemNanos / 1e6));
+            out.add(result(Metric.CPU_MINOR_FAULTS, c.minorFaults));
+            out.add(result(Metric.CPU_MAJOR_FAULTS, c.majorFaults));
         });
         if (device != null) {
             // The emulated device the wave wrote to: the limits the kernel enforced, and one copy's raw write.
-            out.add(avg("device.writeMBps", device.figures().writeBytesPerSecond / 1e6, "MB/s"));
-            out.add(avg("device.dirtyMB", device.figures().dirtyBytes / 1e6, "MB"));
-            out.add(avg("device.iops", device.figures().iops, "ops/s"));
-            out.add(avg("device.rawWriteMBps", device.rawWriteMBps(), "MB/s"));
+            out.add(result(Metric.DEVICE_WRITE_MBPS, device.figures().writeBytesPerSecond / 1e6));
+            out.add(result(Metric.DEVICE_DIRTY_MB, device.figures().dirtyBytes / 1e6));
+            out.add(result(Metric.DEVICE_IOPS, device.figures().iops));
+            out.add(result(Metric.DEVICE_RAW_WRITE_MBPS, device.rawWriteMBps()));
             if (device.figures().taskBytesPerSecond > 0) {
                 // The harness's own task rate the bandwidth was set relative to (a balance's device).
-                out.add(avg("device.taskRateMBps", device.figures().taskBytesPerSecond / 1e6, "MB/s"));
+                out.add(result(Metric.DEVICE_TASK_RATE_MBPS, device.figures().taskBytesPerSecond / 1e6));
             }
         }
         if (strategyIndex >= 0) {
             // Which strategy of a paired trial wrote this wave, and in which round: what pairs the waves up.
-            out.add(avg(BenchmarkTerms.PAIR_STRATEGY, strategyIndex, "index"));
-            out.add(avg(BenchmarkTerms.PAIR_ROUND, round, "round"));
+            out.add(result(Metric.PAIR_STRATEGY, strategyIndex));
+            out.add(result(Metric.PAIR_ROUND, round));
         }
         if (gate != null) {
-            out.add(avg("gate.dirtyBytesBefore", gate.before, "B"));
-            out.add(avg("gate.dirtyBytesAtStart", gate.after, "B"));
-            out.add(avg("gate.waitMillis", gate.waitedNanos / 1e6, "ms"));
-            out.add(new ScalarResult("gate.unsettled", gate.settled ? 0 : 1, "iterations", AggregationPolicy.SUM));
+            out.add(result(Metric.GATE_DIRTY_BYTES_BEFORE, gate.before));
+            out.add(result(Metric.GATE_DIRTY_BYTES_AT_START, gate.after));
+            out.add(result(Metric.GATE_WAIT_MILLIS, gate.waitedNanos / 1e6));
+            out.add(result(Metric.GATE_UNSETTLED, gate.settled ? 0 : 1));
         }
         return out;
     }
 
-    private static void proc(List<Result> out, String name, double perTask, String unit, double committedMiB) {
-        out.add(avg("proc." + name, perTask, unit + "/task"));
-        out.add(avg("proc." + name + "PerMiB", perMiB(perTask, committedMiB), unit + "/MiB"));
+    private static void proc(List<Result> out, Metric perTaskMetric, Metric perMiBMetric, double perTask,
+                             double committedMiB) {
+        out.add(result(perTaskMetric, perTask));
+        out.add(result(perMiBMetric, perMiB(perTask, committedMiB)));
     }
 
     private static double perMiB(double perTask, double committedMiB) {
