@@ -113,7 +113,7 @@ final class BenchOptions {
     List<Shape> shapes() {
         if (SEED_PRESET.equals(preset)) {
             List<Shape> shapes = new ArrayList<>();
-            for (String name : SparkBench.SEED_TASK_BYTES.keySet()) {
+            for (String name : Shape.SEED_TASK_BYTES.keySet()) {
                 shapes.add(Shape.seed(name, scale, tasks));
             }
             return shapes;
@@ -152,9 +152,9 @@ final class BenchOptions {
                     writersGiven = true;
                     break;
                 case "--size":
-                    if (!SparkBench.SEED_TASK_BYTES.containsKey(value)) {
+                    if (!Shape.SEED_TASK_BYTES.containsKey(value)) {
                         throw new InvalidParameterException(flag, value, "one of "
-                                + SparkBench.SEED_TASK_BYTES.keySet());
+                                + Shape.SEED_TASK_BYTES.keySet());
                     }
                     o.size = value;
                     sizeGiven = true;
@@ -225,7 +225,7 @@ final class BenchOptions {
         if (o.preset != null) {
             if (sizeGiven) {
                 throw new InvalidParameterException("--preset", o.preset, "--preset or --size, not both (--size "
-                        + o.size + " was given too; the preset runs every size: " + SparkBench.SEED_TASK_BYTES.keySet()
+                        + o.size + " was given too; the preset runs every size: " + Shape.SEED_TASK_BYTES.keySet()
                         + ")");
             }
             if (batchBytesGiven) {

@@ -96,7 +96,7 @@ class BenchOptionsTest {
 
     @Test
     void theSeedSizesAreTheHarnesssOwn() {
-        SparkBench.SEED_TASK_BYTES.forEach((size, bytes) -> {
+        Shape.SEED_TASK_BYTES.forEach((size, bytes) -> {
             DataSize data = DataSize.parse("--size", size);
             assertEquals(data.bytes(), bytes, size);
             assertEquals(data.seedBatches(), Shape.seed(size, 0.1, 2).batchesPerTask(), size);
