@@ -57,7 +57,8 @@ final class BenchOptions {
 
     /**
      * spark-bench's options, declared once: {@link #parse} reads them and {@link #HELP} describes them, defaults
-     * included. The writers, the master and the local directory have none here: theirs depend on other options.
+     * included. The writers and the local directory have none here (theirs follow the preset and the work
+     * directory), and --spark-home changes the master's: their help says so.
      */
     private static Options declared() {
         return new Options()
