@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.core.cli.Options;
 import dev.sluice.core.device.DeviceProfile;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.EmulatedDevice;

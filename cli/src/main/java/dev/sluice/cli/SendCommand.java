@@ -7,6 +7,7 @@ import dev.sluice.network.NetworkBoundary;
 import dev.sluice.network.NetworkSender;
 import dev.sluice.network.NetworkTransport;
 import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.core.cli.Options;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.serde.ArrowIpcFormat;

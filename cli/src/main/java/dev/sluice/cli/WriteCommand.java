@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.core.cli.Options;
 import dev.sluice.core.device.DeviceProfile;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.RunDevice;

@@ -1,5 +1,6 @@
 package dev.sluice.spark.bench;
 
+import dev.sluice.core.cli.Options;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.spark.SluiceSparkConf;
 import dev.sluice.spi.InvalidParameterException;
@@ -20,6 +21,10 @@ final class BenchOptions {
             "consolidated-best");
     static final List<String> SEED_PRESET_WRITERS = List.of("stock", "per-batch", "buffered", "async");
 
+    /** Where the options' help starts in {@link #HELP}, as the environment's does. */
+    private static final int HELP_COLUMN = 22;
+
+    /** The help: what a run does and prints, then the options as {@link #declared} declares and parses them. */
     static final String HELP = String.join("\n",
             "Usage: scripts/spark-bench [options]",
             "",
@@ -43,77 +48,92 @@ final class BenchOptions {
             "1 - geometric mean of the ratios, with the 99% interval exp(mean +- t(n-1, 0.995) sd / sqrt(n)) of the",
             "ratios' logarithms (the harness's PairedRatio); no interval with one round.",
             "",
-            "  --writers LIST      comma-separated: stock (Spark's own writers; the seed job's 200 partitions,",
-            "                      no map-side combine, are within spark.shuffle.sort.bypassMergeThreshold, 200:",
-            "                      BypassMergeSortShuffleWriter) or any Sluice strategy spec or preset (default:",
-            "                      " + String.join(",", DEFAULT_WRITERS) + "; with --preset seed:",
-            "                      " + String.join(",", SEED_PRESET_WRITERS) + "). async:skipMerge=true is refused:",
-            "                      its map outputs stay in memory, where Spark's block resolver cannot serve them",
-            "  --size NAME         the seed's shuffle bytes per map task: small 402 MB, medium 803 MB, large 1.18 GB,",
-            "                      xlarge 1.57 GB, xxlarge 1.95 GB (default: small)",
-            "  --preset seed       the seed's five sizes, small to xxlarge, one after the other in this JVM (one Spark",
-            "                      application per size: the batch size is the manager's setting), each cut into the",
-            "                      seed's batches per task (small 1, medium 2, large 3, xlarge 4, xxlarge 5:",
-            "                      spark.sluice.batchBytes = a task's serialized bytes / its batches, rounded up;",
-            "                      where a batch is a few MB, the serializers' buffers, 8 KiB a partition and",
-            "                      counted when flushed, can make one fewer: the JSON's sluice.batches counts them);",
-            "                      not with --size or --batch-bytes",
-            "  --scale X           multiplies the size (default: 0.1)",
-            "  --tasks N           map tasks (default: 2)",
-            "  --partitions N      repartition(N) (default: 200, the seed's)",
-            "  --warmup N          warm-up rounds, not in the summary (default: 1)",
-            "  --iterations N      measured rounds (default: 5)",
-            "  --master URL        Spark master (default: local[2]); local-cluster[...] needs --spark-home",
-            "  --spark-home DIR    a Spark 4.1.1 distribution: runs local-cluster[1,2,4096] (executors in their own",
-            "                      JVM, launched from DIR) unless --master says otherwise",
-            "  --local-dir DIR     where Spark's local directory (spark.local.dir) goes (default: WORK/local)",
-            "  --device SPEC       the local directory's storage: native (as given, the default), an emulated",
-            "                      device (emulated:write=RATE:dirty=SIZE) or a profile (docs/balance.md; root).",
-            "                      A balance (seed-ssd: the seed node's disk per slot over its map task's rate;",
-            "                      per-slot:write=..:dirty=..:produce=RATE) sets the disk relative to Spark's own",
-            "                      map task rate here: first measured on native storage in the local directory",
-            "                      (per-batch at small, this run's scale and tasks, 1 warm-up + 3 runs, the",
-            "                      median of shuffle bytes per task over the mapper stage), then cached per",
-            "                      machine, build and configuration (SLUICE_TASK_RATE_CACHE, default",
-            "                      ~/.cache/sluice/task-rates.properties; off keeps nothing)",
-            "  --work DIR          where the parquet output and the local directory go (default: spark/target/",
-            "                      spark-bench)",
-            "  --batch-bytes SIZE  spark.sluice.batchBytes (default: " + SluiceSparkConf.DEFAULT_BATCH_BYTES + ")",
-            "  --threads N         spark.sluice.threads (default: 16, the seed's writer threads)",
-            "  --memory-limit L    spark.sluice.memoryLimit: none or a size (default: none)",
-            "  --conf KEY=VALUE    any Spark setting, repeatable",
-            "  --help              this text",
-            "",
+            declared().describe(HELP_COLUMN),
             "Environment:",
             "  SLUICE_JAVA_OPTS    JVM options of the driver (in local mode also the executor; default: -Xmx6g:",
             "                      a map task's serialized rows stay on the heap until its strategy commits)",
             "  JAVA_HOME           the JDK to run (default: java on PATH)",
             "");
 
+    /**
+     * spark-bench's options, declared once: {@link #parse} reads them and {@link #HELP} describes them, defaults
+     * included. The writers and the local directory have none here (theirs follow the preset and the work
+     * directory), and --spark-home changes the master's: their help says so.
+     */
+    private static Options declared() {
+        return new Options()
+                .optional("writers", "LIST", null, String.join("\n",
+                        "comma-separated: stock (Spark's own writers; the seed job's 200 partitions,",
+                        "no map-side combine, are within spark.shuffle.sort.bypassMergeThreshold, 200:",
+                        "BypassMergeSortShuffleWriter) or any Sluice strategy spec or preset (default:",
+                        String.join(",", DEFAULT_WRITERS) + "; with --preset seed:",
+                        String.join(",", SEED_PRESET_WRITERS) + "). async:skipMerge=true is refused:",
+                        "its map outputs stay in memory, where Spark's block resolver cannot serve them"))
+                .optional("size", "NAME", "small", String.join("\n",
+                        "the seed's shuffle bytes per map task: small 402 MB, medium 803 MB, large 1.18 GB,",
+                        "xlarge 1.57 GB, xxlarge 1.95 GB"))
+                .optional("preset", SEED_PRESET, null, String.join("\n",
+                        "the seed's five sizes, small to xxlarge, one after the other in this JVM (one Spark",
+                        "application per size: the batch size is the manager's setting), each cut into the",
+                        "seed's batches per task (small 1, medium 2, large 3, xlarge 4, xxlarge 5:",
+                        "spark.sluice.batchBytes = a task's serialized bytes / its batches, rounded up;",
+                        "where a batch is a few MB, the serializers' buffers, 8 KiB a partition and",
+                        "counted when flushed, can make one fewer: the JSON's sluice.batches counts them);",
+                        "not with --size or --batch-bytes"))
+                .optional("scale", "X", "0.1", "multiplies the size")
+                .optional("tasks", "N", "2", "map tasks")
+                .optional("partitions", "N", "200", "repartition(N); the seed's is 200")
+                .optional("warmup", "N", "1", "warm-up rounds, not in the summary")
+                .optional("iterations", "N", "5", "measured rounds")
+                .optional("master", "URL", "local[2]", "Spark master; local-cluster[...] needs --spark-home")
+                .optional("spark-home", "DIR", null, String.join("\n",
+                        "a Spark 4.1.1 distribution: runs local-cluster[1,TASKS,4096] (executors in their",
+                        "own JVM, launched from DIR; TASKS is --tasks) unless --master says otherwise"))
+                .optional("local-dir", "DIR", null, "where Spark's local directory (spark.local.dir) goes (default: "
+                        + "WORK/local)")
+                .optional("device", "SPEC", DeviceSpec.NATIVE, String.join("\n",
+                        "the local directory's storage: native (as given), an emulated",
+                        "device (emulated:write=RATE:dirty=SIZE) or a profile (docs/balance.md; root).",
+                        "A balance (seed-ssd: the seed node's disk per slot over its map task's rate;",
+                        "per-slot:write=..:dirty=..:produce=RATE) sets the disk relative to Spark's own",
+                        "map task rate here: first measured on native storage in the local directory",
+                        "(per-batch at small, this run's scale and tasks, 1 warm-up + 3 runs, the",
+                        "median of shuffle bytes per task over the mapper stage), then cached per",
+                        "machine, build and configuration (SLUICE_TASK_RATE_CACHE, default",
+                        "~/.cache/sluice/task-rates.properties; off keeps nothing)"))
+                .optional("work", "DIR", "spark/target/spark-bench", "where the parquet output and the local "
+                        + "directory go")
+                .optional("batch-bytes", "SIZE", SluiceSparkConf.DEFAULT_BATCH_BYTES, "spark.sluice.batchBytes")
+                .optional("threads", "N", "16", "spark.sluice.threads; 16 are the seed's writer threads")
+                .optional("memory-limit", "L", "none", "spark.sluice.memoryLimit: none or a size")
+                .repeatable("conf", "KEY=VALUE", "any Spark setting, repeatable");
+    }
+
+    // Set by parse, from the declared options' values or defaults.
     boolean help;
     List<String> writers = DEFAULT_WRITERS;
-    String size = "small";
+    String size;
     String preset;
-    double scale = 0.1;
-    int tasks = 2;
-    int partitions = 200;
-    int warmups = 1;
-    int iterations = 5;
-    String master = "local[2]";
+    double scale;
+    int tasks;
+    int partitions;
+    int warmups;
+    int iterations;
+    String master;
     Path sparkHome;
     Path localDir;
-    DeviceSpec device = DeviceSpec.parse("--device", "native");
-    Path work = Path.of("spark", "target", "spark-bench");
-    String batchBytes = SluiceSparkConf.DEFAULT_BATCH_BYTES;
-    int threads = 16;
-    String memoryLimit = "none";
+    DeviceSpec device;
+    Path work;
+    String batchBytes;
+    int threads;
+    String memoryLimit;
     Map<String, String> conf = new LinkedHashMap<>();
 
     /** The shapes to run, in order: the preset's sizes, or the one size given. */
     List<Shape> shapes() {
         if (SEED_PRESET.equals(preset)) {
             List<Shape> shapes = new ArrayList<>();
-            for (String name : SparkBench.SEED_TASK_BYTES.keySet()) {
+            for (String name : Shape.SEED_TASK_BYTES.keySet()) {
                 shapes.add(Shape.seed(name, scale, tasks));
             }
             return shapes;
@@ -126,118 +146,75 @@ final class BenchOptions {
         return master.startsWith("local[") || master.equals("local");
     }
 
+    /**
+     * The command line {@code args}, checked whole (every writer's spec and every shape's settings as the manager
+     * will check them) before Spark starts; {@code help} set, and nothing else read, where it asks for the help.
+     */
     static BenchOptions parse(String[] args) {
         BenchOptions o = new BenchOptions();
-        boolean masterGiven = false;
-        boolean sizeGiven = false;
-        boolean writersGiven = false;
-        boolean batchBytesGiven = false;
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (flag.equals("--help") || flag.equals("-h")) {
-                o.help = true;
-                continue;
-            }
-            if (i + 1 >= args.length) {
-                throw new InvalidParameterException(flag, null, "a value after it, or an option of --help");
-            }
-            String value = args[++i];
-            switch (flag) {
-                case "--writers":
-                    o.writers = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty())
-                            .toList();
-                    if (o.writers.isEmpty()) {
-                        throw new InvalidParameterException(flag, value, "one or more writers, comma-separated");
-                    }
-                    writersGiven = true;
-                    break;
-                case "--size":
-                    if (!SparkBench.SEED_TASK_BYTES.containsKey(value)) {
-                        throw new InvalidParameterException(flag, value, "one of "
-                                + SparkBench.SEED_TASK_BYTES.keySet());
-                    }
-                    o.size = value;
-                    sizeGiven = true;
-                    break;
-                case "--preset":
-                    if (!value.equals(SEED_PRESET)) {
-                        throw new InvalidParameterException(flag, value, SEED_PRESET + " (the seed's five sizes, "
-                                + "small to xxlarge, each at the seed's batches per task)");
-                    }
-                    o.preset = value;
-                    break;
-                case "--scale":
-                    o.scale = positiveDouble(flag, value);
-                    break;
-                case "--tasks":
-                    o.tasks = positiveInt(flag, value);
-                    break;
-                case "--partitions":
-                    o.partitions = positiveInt(flag, value);
-                    break;
-                case "--warmup":
-                    o.warmups = nonNegativeInt(flag, value);
-                    break;
-                case "--iterations":
-                    o.iterations = positiveInt(flag, value);
-                    break;
-                case "--master":
-                    o.master = value;
-                    masterGiven = true;
-                    break;
-                case "--spark-home":
-                    o.sparkHome = Path.of(value);
-                    if (!Files.isDirectory(o.sparkHome.resolve("jars"))) {
-                        throw new InvalidParameterException(flag, value, "a Spark distribution: a directory with "
-                                + "a jars/ directory");
-                    }
-                    break;
-                case "--local-dir":
-                    o.localDir = Path.of(value);
-                    break;
-                case "--device":
-                    o.device = DeviceSpec.parse(flag, value);
-                    break;
-                case "--work":
-                    o.work = Path.of(value);
-                    break;
-                case "--batch-bytes":
-                    o.batchBytes = value;
-                    batchBytesGiven = true;
-                    break;
-                case "--threads":
-                    o.threads = positiveInt(flag, value);
-                    break;
-                case "--memory-limit":
-                    o.memoryLimit = value;
-                    break;
-                case "--conf":
-                    int eq = value.indexOf('=');
-                    if (eq <= 0) {
-                        throw new InvalidParameterException(flag, value, "KEY=VALUE");
-                    }
-                    o.conf.put(value.substring(0, eq), value.substring(eq + 1));
-                    break;
-                default:
-                    throw new InvalidParameterException(flag, value, "an option of --help (this one is unknown)");
+        Options given = declared();
+        if (!given.parse(List.of(args))) {
+            o.help = true;
+            return o;
+        }
+        if (given.given("writers")) {
+            String value = given.string("writers");
+            o.writers = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+            if (o.writers.isEmpty()) {
+                throw new InvalidParameterException("--writers", value, "one or more writers, comma-separated");
             }
         }
+        o.size = given.string("size");
+        if (!Shape.SEED_TASK_BYTES.containsKey(o.size)) {
+            throw new InvalidParameterException("--size", o.size, "one of " + Shape.SEED_TASK_BYTES.keySet());
+        }
+        o.preset = given.string("preset");
+        if (o.preset != null && !o.preset.equals(SEED_PRESET)) {
+            throw new InvalidParameterException("--preset", o.preset, SEED_PRESET + " (the seed's five sizes, small "
+                    + "to xxlarge, each at the seed's batches per task)");
+        }
+        o.scale = given.positive("scale");
+        o.tasks = given.integer("tasks", 1);
+        o.partitions = given.integer("partitions", 1);
+        o.warmups = given.integer("warmup", 0);
+        o.iterations = given.integer("iterations", 1);
+        o.master = given.string("master");
+        if (given.given("spark-home")) {
+            o.sparkHome = Path.of(given.string("spark-home"));
+            if (!Files.isDirectory(o.sparkHome.resolve("jars"))) {
+                throw new InvalidParameterException("--spark-home", given.string("spark-home"), "a Spark "
+                        + "distribution: a directory with a jars/ directory");
+            }
+        }
+        o.localDir = given.given("local-dir") ? Path.of(given.string("local-dir")) : null;
+        o.device = DeviceSpec.parse("--device", given.string("device"));
+        o.work = Path.of(given.string("work"));
+        o.batchBytes = given.string("batch-bytes");
+        o.threads = given.integer("threads", 1);
+        o.memoryLimit = given.string("memory-limit");
+        for (String setting : given.values("conf")) {
+            int eq = setting.indexOf('=');
+            if (eq <= 0) {
+                throw new InvalidParameterException("--conf", setting, "KEY=VALUE");
+            }
+            o.conf.put(setting.substring(0, eq), setting.substring(eq + 1));
+        }
         if (o.preset != null) {
-            if (sizeGiven) {
+            if (given.given("size")) {
                 throw new InvalidParameterException("--preset", o.preset, "--preset or --size, not both (--size "
-                        + o.size + " was given too; the preset runs every size: " + SparkBench.SEED_TASK_BYTES.keySet()
+                        + o.size + " was given too; the preset runs every size: " + Shape.SEED_TASK_BYTES.keySet()
                         + ")");
             }
-            if (batchBytesGiven) {
+            if (given.given("batch-bytes")) {
                 throw new InvalidParameterException("--preset", o.preset, "--preset or --batch-bytes, not both "
                         + "(--batch-bytes " + o.batchBytes + " was given too; the preset sets each size's batch "
                         + "bytes from the seed's batches per task)");
             }
-            if (!writersGiven) {
+            if (!given.given("writers")) {
                 o.writers = SEED_PRESET_WRITERS;
             }
         }
-        if (o.sparkHome != null && !masterGiven) {
+        if (o.sparkHome != null && !given.given("master")) {
             o.master = "local-cluster[1," + o.tasks + ",4096]";
         }
         if (o.master.startsWith("local-cluster") && o.sparkHome == null) {
@@ -273,41 +250,5 @@ final class BenchOptions {
                 settings.spec("--writers", writer);
             }
         }
-    }
-
-    private static int positiveInt(String flag, String value) {
-        try {
-            int n = Integer.parseInt(value);
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw new InvalidParameterException(flag, value, "an integer >= 1");
-    }
-
-    private static int nonNegativeInt(String flag, String value) {
-        try {
-            int n = Integer.parseInt(value);
-            if (n >= 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw new InvalidParameterException(flag, value, "an integer >= 0");
-    }
-
-    private static double positiveDouble(String flag, String value) {
-        try {
-            double x = Double.parseDouble(value);
-            if (x > 0 && Double.isFinite(x)) {
-                return x;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw new InvalidParameterException(flag, value, "a number > 0");
     }
 }

@@ -1,75 +1,66 @@
 package dev.sluice.spark.bench;
 
-import java.math.BigDecimal;
-import java.util.List;
-import java.util.Locale;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Map;
 
 /**
- * One JSON object per line; values are numbers, booleans, strings, null, nested maps and lists. Non-finite doubles
- * (a mean of nothing, an interval of one pair) are written as null.
+ * spark-bench's and SeedSubmit's JSON lines, written by Jackson (Spark's own, on every class path they run with): one
+ * object a line, keys in the maps' order; values are numbers, booleans, strings, null, nested maps and lists. A
+ * non-finite double (a mean of nothing, an interval of one pair) is written as null, which JSON can read, where
+ * Jackson would write the string "NaN".
  */
 final class Json {
+    private static final ObjectMapper MAPPER = new ObjectMapper().registerModule(new SimpleModule("finite-numbers")
+            .addSerializer(Double.class, new FiniteOrNull<>(Double.class))
+            .addSerializer(Double.TYPE, new FiniteOrNull<>(Double.TYPE))
+            .addSerializer(Float.class, new FiniteOrNull<>(Float.class))
+            .addSerializer(Float.TYPE, new FiniteOrNull<>(Float.TYPE)));
+
     private Json() {
     }
 
+    /** {@code fields} as one line of JSON. */
     static String line(Map<String, ?> fields) {
-        StringBuilder out = new StringBuilder();
-        object(out, fields);
-        return out.toString();
+        return write(fields);
     }
 
-    private static void object(StringBuilder out, Map<String, ?> fields) {
-        out.append('{');
-        boolean first = true;
-        for (Map.Entry<String, ?> e : fields.entrySet()) {
-            if (!first) {
-                out.append(',');
-            }
-            first = false;
-            out.append(quote(e.getKey())).append(':');
-            value(out, e.getValue());
-        }
-        out.append('}');
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void value(StringBuilder out, Object v) {
-        if (v == null) {
-            out.append("null");
-        } else if ((v instanceof Double || v instanceof Float) && !Double.isFinite(((Number) v).doubleValue())) {
-            out.append("null");
-        } else if (v instanceof Number || v instanceof Boolean || v instanceof BigDecimal) {
-            out.append(v);
-        } else if (v instanceof Map) {
-            object(out, (Map<String, ?>) v);
-        } else if (v instanceof List) {
-            out.append('[');
-            boolean first = true;
-            for (Object item : (List<?>) v) {
-                if (!first) {
-                    out.append(',');
-                }
-                first = false;
-                value(out, item);
-            }
-            out.append(']');
-        } else {
-            out.append(quote(v.toString()));
-        }
-    }
-
+    /** {@code s} as a JSON string, quoted and escaped. */
     static String quote(String s) {
-        StringBuilder q = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                q.append('\\').append(c);
-            } else if (c < 0x20) {
-                q.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+        return write(s);
+    }
+
+    private static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("spark-bench: cannot write " + value + " as JSON", e);
+        }
+    }
+
+    /** A double or float as Java prints it (as Jackson does), or null where it is not finite. */
+    private static final class FiniteOrNull<T extends Number> extends StdSerializer<T> {
+        private static final long serialVersionUID = 1L;
+
+        FiniteOrNull(Class<T> type) {
+            super(type);
+        }
+
+        @Override
+        public void serialize(T value, JsonGenerator out, SerializerProvider provider) throws IOException {
+            if (!Double.isFinite(value.doubleValue())) {
+                out.writeNull();
+            } else if (value instanceof Float f) {
+                out.writeNumber(f);
             } else {
-                q.append(c);
+                out.writeNumber(value.doubleValue());
             }
         }
-        return q.append('"').toString();
     }
 }

@@ -2,6 +2,7 @@ package dev.sluice.spark.bench;
 
 import dev.sluice.spark.SluiceShuffleManager;
 import dev.sluice.spark.SluiceSparkConf;
+import dev.sluice.spi.Bytes;
 import dev.sluice.spi.storage.Cleanup;
 import dev.sluice.spi.storage.IoSnapshot;
 import java.io.IOException;
@@ -61,7 +62,7 @@ final class SeedJob {
      */
     RunFigures once(String writer, int iteration, boolean warmup) throws IOException, InterruptedException {
         Cleanup.deleteTree(out);
-        SparkBench.sync();
+        sync();
         spark.conf().set(SluiceSparkConf.STRATEGY, writer);
         drain();
         System.gc();
@@ -105,9 +106,9 @@ final class SeedJob {
                         + "tasks %7d ms, gc %4d/%4d ms, heap peak %s, off-heap peak %s, shuffle %s%s, %s%n",
                 shape.size(), (warmup ? "warm-up " : "iter ") + iteration, writer, run.queryMillis(),
                 run.driverMillis(), run.mapperStageMillis(), run.sumTaskMillis(), run.mapperGcMillis(),
-                run.reducerGcMillis(), run.peakHeapBytes() == null ? "n/a" : SparkBench.mib(run.peakHeapBytes()),
-                run.peakOffHeapBytes() == null ? "n/a" : SparkBench.mib(run.peakOffHeapBytes()),
-                SparkBench.mib(run.shuffleBytes()),
+                run.reducerGcMillis(), run.peakHeapBytes() == null ? "n/a" : mib(run.peakHeapBytes()),
+                run.peakOffHeapBytes() == null ? "n/a" : mib(run.peakOffHeapBytes()),
+                mib(run.shuffleBytes()),
                 batches == null || batches == 0 ? "" : String.format(Locale.ROOT, " in %d batches", batches),
                 verified ? "verified" : "NOT VERIFIED");
         if (batches != null && batches > 0 && shape.batchesPerTask() != null
@@ -147,5 +148,17 @@ final class SeedJob {
     /** Row count and an order-insensitive checksum: the sum of every row's xxhash64, as an exact decimal. */
     static Row fingerprint(Dataset<Row> rows) {
         return rows.selectExpr("count(*)", "sum(cast(xxhash64(id, a, r, k) as decimal(38, 0)))").first();
+    }
+
+    /** Writes dirty pages out (the sync command), so that a run does not pay for the one before it. */
+    private static void sync() throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("sync").inheritIO().start();
+        if (p.waitFor() != 0) {
+            throw new IOException("sync failed with exit status " + p.exitValue());
+        }
+    }
+
+    static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) Bytes.MiB);
     }
 }

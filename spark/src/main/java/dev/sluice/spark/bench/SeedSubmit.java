@@ -3,8 +3,8 @@ package dev.sluice.spark.bench;
 import dev.sluice.spark.SluiceShuffleManager;
 import dev.sluice.spark.SluiceSparkConf;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.SparkEnv;
@@ -50,13 +50,20 @@ public final class SeedSubmit {
             long writeMillis = (System.nanoTime() - start) / 1_000_000;
             Row written = SeedJob.fingerprint(spark.read().parquet(out));
             verified = written.getLong(0) == expected.getLong(0) && written.get(1).equals(expected.get(1));
-            Map<String, String> executors = askExecutors(spark);
-            System.out.println(String.format(Locale.ROOT, "{\"writer\":%s,\"manager\":%s,\"rows\":%d,\"tasks\":%d,"
-                            + "\"partitions\":%d,\"driverLz4Java\":%s,\"writeMillis\":%d,\"readBack\":%d,\"checksum\":%s,\"expected\":%s,"
-                            + "\"verified\":%b,\"executors\":{%s}}", Json.quote(writer), Json.quote(manager), rows,
-                    tasks, partitions, Json.quote(lz4Jar()), writeMillis, written.getLong(0),
-                    Json.quote(String.valueOf(written.get(1))), Json.quote(String.valueOf(expected.get(1))), verified,
-                    String.join(",", executors.values())));
+            Map<String, Object> line = new LinkedHashMap<>();
+            line.put("writer", writer);
+            line.put("manager", manager);
+            line.put("rows", rows);
+            line.put("tasks", tasks);
+            line.put("partitions", partitions);
+            line.put("driverLz4Java", lz4Jar());
+            line.put("writeMillis", writeMillis);
+            line.put("readBack", written.getLong(0));
+            line.put("checksum", String.valueOf(written.get(1)));
+            line.put("expected", String.valueOf(expected.get(1)));
+            line.put("verified", verified);
+            line.put("executors", askExecutors(spark));
+            System.out.println(Json.line(line));
         } finally {
             spark.stop();
         }
@@ -80,34 +87,33 @@ public final class SeedSubmit {
      * so that every executor runs at least one (two executors, 2 cores: 64 tasks reach both in practice; the result
      * names the executors it heard from).
      */
-    private static Map<String, String> askExecutors(SparkSession spark) {
+    private static Map<String, Object> askExecutors(SparkSession spark) {
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         List<Integer> slots = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
             slots.add(i);
         }
-        List<Tuple2<String, String>> answers = sc.parallelize(slots, slots.size()).mapToPair(i -> {
+        // The executors answer in maps (serializable, and the same in every answer of an executor); the driver writes
+        // them, one JSON writer for the line.
+        List<Tuple2<String, LinkedHashMap<String, Object>>> answers = sc.parallelize(slots, slots.size()).mapToPair(i -> {
             SparkEnv env = SparkEnv.get();
             ShuffleManager manager = env.shuffleManager();
-            String json;
+            LinkedHashMap<String, Object> answer = new LinkedHashMap<>();
             if (manager instanceof SluiceShuffleManager) {
                 SluiceShuffleManager sluice = (SluiceShuffleManager) manager;
-                List<String> fallbacks = new ArrayList<>();
-                for (String f : sluice.fallbacks()) {
-                    fallbacks.add(Json.quote(f));
-                }
-                json = String.format(Locale.ROOT, "{\"batchesCut\":%d,\"bytesWritten\":%d,\"lz4Java\":%s,"
-                                + "\"fallbacks\":[%s]}", sluice.batchesCut(), sluice.counters().bytesWritten,
-                        Json.quote(lz4Jar()), String.join(",", fallbacks));
+                answer.put("batchesCut", sluice.batchesCut());
+                answer.put("bytesWritten", sluice.counters().bytesWritten);
+                answer.put("lz4Java", lz4Jar());
+                answer.put("fallbacks", new ArrayList<>(sluice.fallbacks()));
             } else {
-                json = "{\"manager\":" + Json.quote(manager.getClass().getName()) + ",\"lz4Java\":"
-                        + Json.quote(lz4Jar()) + "}";
+                answer.put("manager", manager.getClass().getName());
+                answer.put("lz4Java", lz4Jar());
             }
-            return new Tuple2<>(env.executorId(), json);
+            return new Tuple2<>(env.executorId(), answer);
         }).collect();
-        Map<String, String> byExecutor = new TreeMap<>();
-        for (Tuple2<String, String> answer : answers) {
-            byExecutor.put(answer._1(), Json.quote(answer._1()) + ":" + answer._2());
+        Map<String, Object> byExecutor = new TreeMap<>();
+        for (Tuple2<String, LinkedHashMap<String, Object>> answer : answers) {
+            byExecutor.put(answer._1(), answer._2());
         }
         return byExecutor;
     }

@@ -1,6 +1,9 @@
 package dev.sluice.spark.bench;
 
 import dev.sluice.core.input.DataSize;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * One shape of the seed job: the size (the seed's shuffle bytes per map task, times the scale), the map tasks, rows
@@ -9,6 +12,24 @@ import dev.sluice.core.input.DataSize;
  * it was given as is.
  */
 record Shape(String size, double scale, int tasks, long rowsPerTask, String batchBytes, Integer batchesPerTask) {
+    /** The seed report's shuffle bytes per mapper task, by configuration (its table in section 2.3). */
+    static final Map<String, Long> SEED_TASK_BYTES = seedTaskBytes();
+
+    /**
+     * Bytes of one row as the shuffle serializes it: {@code UnsafeRowSerializer} writes a 4-byte size, then the row:
+     * an 8-byte null bitset and four 8-byte fields.
+     */
+    static final int ROW_BYTES = 4 + 8 + 4 * 8;
+
+    private static Map<String, Long> seedTaskBytes() {
+        Map<String, Long> bytes = new LinkedHashMap<>();
+        bytes.put("small", 402_000_000L);
+        bytes.put("medium", 803_000_000L);
+        bytes.put("large", 1_180_000_000L);
+        bytes.put("xlarge", 1_570_000_000L);
+        bytes.put("xxlarge", 1_950_000_000L);
+        return Collections.unmodifiableMap(bytes);
+    }
 
     /** {@code size} x {@code scale} with the batch size given. */
     static Shape of(String size, double scale, int tasks, String batchBytes) {
@@ -23,7 +44,7 @@ record Shape(String size, double scale, int tasks, long rowsPerTask, String batc
     static Shape seed(String size, double scale, int tasks) {
         long rows = rowsPerTask(size, scale);
         int batches = seedBatches(size);
-        long batchBytes = ceilDiv(rows * SparkBench.ROW_BYTES, batches);
+        long batchBytes = ceilDiv(rows * ROW_BYTES, batches);
         return new Shape(size, scale, tasks, rows, String.valueOf(batchBytes), batches);
     }
 
@@ -34,17 +55,17 @@ record Shape(String size, double scale, int tasks, long rowsPerTask, String batc
 
     /** Rows per map task so that it shuffles the seed's bytes for {@code size} times {@code scale}. */
     static long rowsPerTask(String size, double scale) {
-        Long bytes = SparkBench.SEED_TASK_BYTES.get(size);
+        Long bytes = SEED_TASK_BYTES.get(size);
         if (bytes == null) {
             throw new IllegalArgumentException("no seed size " + size + "; the sizes are "
-                    + SparkBench.SEED_TASK_BYTES.keySet());
+                    + SEED_TASK_BYTES.keySet());
         }
-        return Math.max(1, (long) (bytes * scale / SparkBench.ROW_BYTES));
+        return Math.max(1, (long) (bytes * scale / ROW_BYTES));
     }
 
     /** A map task's rows as the shuffle serializes them. */
     long taskBytes() {
-        return rowsPerTask * SparkBench.ROW_BYTES;
+        return rowsPerTask * ROW_BYTES;
     }
 
     long rows() {

@@ -96,7 +96,7 @@ class BenchOptionsTest {
 
     @Test
     void theSeedSizesAreTheHarnesssOwn() {
-        SparkBench.SEED_TASK_BYTES.forEach((size, bytes) -> {
+        Shape.SEED_TASK_BYTES.forEach((size, bytes) -> {
             DataSize data = DataSize.parse("--size", size);
             assertEquals(data.bytes(), bytes, size);
             assertEquals(data.seedBatches(), Shape.seed(size, 0.1, 2).batchesPerTask(), size);
@@ -119,5 +119,30 @@ class BenchOptionsTest {
                 () -> parse("--preset", "seed", "--writers", "stock,async:skipMerge=true"));
         assertEquals("--writers", e.parameter());
         assertTrue(BenchOptions.HELP.contains("async:skipMerge=true is refused"));
+    }
+
+    @Test
+    void theHelpSaysTheDefaultsTheParseGives() {
+        BenchOptions o = parse();
+        for (String line : List.of("--scale X           multiplies the size (default: " + o.scale + ")",
+                "--tasks N           map tasks (default: " + o.tasks + ")",
+                "--warmup N          warm-up rounds, not in the summary (default: " + o.warmups + ")",
+                "--iterations N      measured rounds (default: " + o.iterations + ")",
+                "(default: " + o.master + ")", "(default: " + o.work + ")", "(default: " + o.batchBytes + ")",
+                "(default: " + o.threads + ")", "(default: " + o.memoryLimit + ")", "(default: " + o.size + ")",
+                String.join(",", o.writers) + "; with --preset seed:")) {
+            assertTrue(BenchOptions.HELP.contains(line), line + " missing from:\n" + BenchOptions.HELP);
+        }
+    }
+
+    @Test
+    void settingsRepeatAndValuesMayFollowAnEqualsSignAsInEveryOtherToolOfSluice() {
+        BenchOptions o = parse("--conf", "spark.a=1", "--conf=spark.b=x=y", "--tasks=3");
+        assertEquals(Map.of("spark.a", "1", "spark.b", "x=y"), o.conf);
+        assertEquals(3, o.tasks);
+        InvalidParameterException e = assertThrows(InvalidParameterException.class, () -> parse("--fast", "1"));
+        assertEquals("--fast", e.value());
+        assertTrue(e.allowed().contains("--writers") && e.allowed().contains("--conf"), e.allowed());
+        assertTrue(parse("--tasks", "3", "--help").help);
     }
 }

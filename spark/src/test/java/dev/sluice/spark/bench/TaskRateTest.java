@@ -24,20 +24,20 @@ class TaskRateTest {
     void theRateIsTheMedianOfShuffleBytesPerTaskOverMapperStageSeconds() {
         // 2 tasks: 100 MB per task in 1 s, 0.5 s and 2 s: 100, 200 and 50 MB/s; the median is 100 MB/s.
         List<RunFigures> runs = List.of(run(1000, 200_000_000), run(500, 200_000_000), run(2000, 200_000_000));
-        assertEquals(100e6, SparkBench.taskRate(runs, 2), 1e-6);
-        assertEquals(150e6, SparkBench.taskRate(runs.subList(0, 2), 2), 1e-6);
+        assertEquals(100e6, SparkTaskRate.taskRate(runs, 2), 1e-6);
+        assertEquals(150e6, SparkTaskRate.taskRate(runs.subList(0, 2), 2), 1e-6);
     }
 
     @Test
     void aRunWithoutTimeOrBytesHasNoRate() {
-        assertThrows(IllegalArgumentException.class, () -> SparkBench.taskRate(List.of(run(0, 1000)), 2));
-        assertThrows(IllegalArgumentException.class, () -> SparkBench.taskRate(List.of(), 2));
+        assertThrows(IllegalArgumentException.class, () -> SparkTaskRate.taskRate(List.of(run(0, 1000)), 2));
+        assertThrows(IllegalArgumentException.class, () -> SparkTaskRate.taskRate(List.of(), 2));
     }
 
     @Test
     void theCalibrationRunsTheSeedPresetsSmallShape() {
-        Shape shape = new SparkBench(BenchOptions.parse(new String[] {"--scale", "0.05", "--tasks", "3"}),
-                System.out, System.err).calibrationShape();
+        Shape shape = new SparkTaskRate(BenchOptions.parse(new String[] {"--scale", "0.05", "--tasks", "3"}),
+                System.err).calibrationShape();
         assertEquals(Shape.seed("small", 0.05, 3), shape);
         assertEquals(1, shape.batchesPerTask());
     }
@@ -45,15 +45,15 @@ class TaskRateTest {
     @Test
     void aRateKeptForThisConfigurationIsReadWithoutRunningSparkAndAnotherConfigurationHasAnotherKey(@TempDir Path dir)
             throws Exception {
-        SparkBench bench = new SparkBench(BenchOptions.parse(new String[] {"--scale", "0.05", "--tasks", "2"}),
-                System.out, System.err);
+        SparkTaskRate bench = new SparkTaskRate(BenchOptions.parse(new String[] {"--scale", "0.05", "--tasks", "2"}),
+                System.err);
         TaskRateCache cache = new TaskRateCache(dir.resolve("task-rates.properties"));
         cache.store(bench.taskRateKey(dir), new TaskRate(28.5e6, "measured in Spark: test"));
         TaskRate found = bench.taskRate(dir, cache);
         assertEquals(28.5e6, found.bytesPerSecond);
         assertTrue(found.how.startsWith("from the cache"), found.how);
-        SparkBench other = new SparkBench(BenchOptions.parse(new String[] {"--scale", "0.05", "--tasks", "1"}),
-                System.out, System.err);
+        SparkTaskRate other = new SparkTaskRate(BenchOptions.parse(new String[] {"--scale", "0.05", "--tasks", "1"}),
+                System.err);
         assertNotEquals(bench.taskRateKey(dir), other.taskRateKey(dir));
         assertTrue(bench.taskRateKey(dir).get("harness").startsWith("spark-bench"));
     }
