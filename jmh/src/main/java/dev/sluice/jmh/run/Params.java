@@ -16,7 +16,7 @@ public final class Params {
     public static final String WARM_UP = "warmUp";
     /** WriterSettings and RawWriteBenchmark: whether every commit forces its files to the device. */
     public static final String SYNC = "sync";
-    /** WriterSettings: one strategy's spec, and its (or, paired, each strategy's) memory limit. */
+    /** WriterState: one strategy's spec; WriterSettings: its (or, paired, each strategy's) memory limit. */
     public static final String STRATEGY = "strategy";
     public static final String MEMORY_LIMIT = "memoryLimit";
     /** PairedState: a paired trial's strategies, the baseline first. */
