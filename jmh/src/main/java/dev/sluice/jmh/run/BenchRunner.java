@@ -39,7 +39,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * and {@code stops.json} ({@link RunDirectory}), {@code environment.json} and the report; progress on stderr, the
  * report's path last on stdout. Exit status: 0 done, 1 a benchmark failed, 2 bad arguments.
  *
- * <p>Run by scripts/bench.sh with {@code SLUICE_ROOT} (the repository) and the class path of benchmarks.jar and {@code SLUICE_CLASSPATH}, which JMH's forks inherit.
+ * <p>Run by scripts/bench.sh with {@code SLUICE_ROOT} (the repository) and the class path of benchmarks.jar and
+ * {@code SLUICE_CLASSPATH}, which JMH's forks inherit.
  */
 public final class BenchRunner {
     /** The options that take a value; {@code --jdk} is the launcher's, accepted here and not used. */
@@ -172,7 +173,8 @@ public final class BenchRunner {
             String left = plan.budget > 0 ? Math.max(plan.budget - elapsed, 0) + "s of the " + plan.budget
                     + "s budget left" : done > 0 ? "about " + elapsed * (total - done) / done + "s left"
                     : "time left unknown yet";
-            err.println(script + ": [" + (i + 1) + "/" + n + "] " + c.name + " (elapsed " + elapsed + "s, " + left + ")");
+            err.println(script + ": [" + (i + 1) + "/" + n + "] " + c.name + " (elapsed " + elapsed + "s, " + left
+                    + ")");
             long t0 = now();
             switch (c.kind) {
                 case NOISE_FLOOR:
