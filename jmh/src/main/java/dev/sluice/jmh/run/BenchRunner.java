@@ -287,17 +287,8 @@ public final class BenchRunner {
         List<RunDirectory.Config> named = directory.configs();
         for (int i = 0; i < plan.configurations.size(); i++) {
             Configuration c = plan.configurations.get(i);
-            String run = named.get(i).run;
-            List<JmhRun> runs = c.kind == Configuration.Kind.NOISE_FLOOR ? List.of(Runs.noiseFloor(c, run))
-                    : c.kind == Configuration.Kind.SINGLE ? List.of(Runs.single(c, run))
-                    : c.kind == Configuration.Kind.PAIRED ? Runs.chunk(c, plan.design, run, 1, c.iterations)
-                    : List.of(Runs.raw(c, run, 0));
             List<String> described = new ArrayList<>();
-            for (JmhRun r : runs) {
-                String d = r.describe();
-                described.add(c.kind != Configuration.Kind.RAW_WRITE ? d : d.replace(Params.FILE_BYTES + "=0",
-                        Params.FILE_BYTES + "=(" + c.rawOf + "'s " + DATA_BYTES_PER_TASK + ")"));
-            }
+            Runs.planned(c, plan.design, named.get(i).run).forEach(r -> described.add(r.describe()));
             lines.add(c.name + "|" + c.weight + "|" + String.join("; ", described));
         }
         Files.write(out.resolve("plan.txt"), lines, StandardCharsets.UTF_8);

@@ -34,8 +34,29 @@ final class Runs {
 
     /** The raw write of {@code fileBytes}, as many as the size's first strategy's data files held. */
     static JmhRun raw(Configuration c, String file, long fileBytes) {
+        return raw(c, file, String.valueOf(fileBytes));
+    }
+
+    private static JmhRun raw(Configuration c, String file, String fileBytes) {
         return common(new JmhRun(file, RawWriteBenchmark.class, c.warmups, c.iterations)
-                .param(Params.FILE_BYTES, String.valueOf(fileBytes)), c);
+                .param(Params.FILE_BYTES, fileBytes), c);
+    }
+
+    /**
+     * A configuration's first JMH runs, as plan.txt records them: a paired one's first chunk of the plan's rounds; the
+     * raw write's bytes, not known before its size has run, as where they will come from.
+     */
+    static List<JmhRun> planned(Configuration c, String design, String run) {
+        switch (c.kind) {
+            case NOISE_FLOOR:
+                return List.of(noiseFloor(c, run));
+            case SINGLE:
+                return List.of(single(c, run));
+            case PAIRED:
+                return chunk(c, design, run, 1, c.iterations);
+            default:
+                return List.of(raw(c, run, "(" + c.rawOf + "'s " + BenchRunner.DATA_BYTES_PER_TASK + ")"));
+        }
     }
 
     /**

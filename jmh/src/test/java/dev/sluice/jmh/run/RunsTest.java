@@ -25,10 +25,8 @@ class RunsTest {
 
     /** Every configuration's first JMH runs, described. */
     private static List<String> described(Plan plan) {
-        return plan.configurations.stream().flatMap(c -> (c.kind == Configuration.Kind.NOISE_FLOOR
-                ? List.of(Runs.noiseFloor(c, "f")) : c.kind == Configuration.Kind.SINGLE ? List.of(Runs.single(c, "f"))
-                : c.kind == Configuration.Kind.PAIRED ? Runs.chunk(c, plan.design, "f", 1, c.iterations)
-                : List.of(Runs.raw(c, "f", 1000))).stream()).map(JmhRun::describe).collect(Collectors.toList());
+        return plan.configurations.stream().flatMap(c -> Runs.planned(c, plan.design, "f").stream())
+                .map(JmhRun::describe).collect(Collectors.toList());
     }
 
     @Test
@@ -42,6 +40,8 @@ class RunsTest {
                 + "-wi 5 -i 15", small.describe(), "one warm-up wave each and a first chunk of three rounds");
         String raw = Runs.raw(named(plan, "small-raw"), "03-small-raw", 123456).describe();
         assertTrue(raw.startsWith("RawWriteBenchmark -p fileBytes=123456 "), raw);
+        assertTrue(Runs.planned(named(plan, "small-raw"), plan.design, "03-small-raw").get(0).describe()
+                .startsWith("RawWriteBenchmark -p fileBytes=(small's wave.dataBytesPerTask) "), "plan.txt's record");
         assertTrue(raw.endsWith("-wi 1 -i 5"), "what is not paired gets five waves: " + raw);
         String noise = Runs.noiseFloor(plan.configurations.get(0), "01-noise-floor").describe();
         assertTrue(noise.startsWith("NoiseFloorBenchmark -p tasks=") && noise.contains("-wi 1 -i 5"), noise);
