@@ -5,12 +5,15 @@ import dev.sluice.jmh.state.WriterSettings;
 import dev.sluice.jmh.write.IterationState;
 import dev.sluice.core.run.Workload;
 import dev.sluice.jmh.link.NamespacedForks;
+import dev.sluice.jmh.run.Params;
 import dev.sluice.network.link.LinkSpec;
 import dev.sluice.spi.InvalidParameterException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
 import org.openjdk.jmh.runner.NoBenchmarksException;
 import org.openjdk.jmh.runner.ProfilersFailedException;
 import org.openjdk.jmh.runner.Runner;
@@ -29,14 +32,37 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 public final class SluiceBenchmarks {
     private SluiceBenchmarks() {}
 
-    /** The heap and direct memory the forks need for the strategies and task counts on the command line. */
-    private static ForkMemory forkMemory(CommandLineOptions cmd) {
+    /**
+     * The heap and direct memory the forks need for the strategies and task counts of a run, each parameter's values
+     * as {@code param} gives them (or the default it is given).
+     */
+    private static ForkMemory forkMemory(BiFunction<String, Collection<String>, Collection<String>> param) {
         // A paired trial's strategies run one at a time, so its fork needs what the largest of them needs.
-        List<String> strategies = new ArrayList<>(param(cmd, "strategy", List.of("per-batch", "buffered", "async")));
-        strategies.addAll(listed(param(cmd, "strategies", List.of())));
-        return ForkMemory.of(strategies, param(cmd, "tasks", List.of(Workload.DEFAULT_TASKS)),
-                param(cmd, "partitions", List.of(Workload.DEFAULT_PARTITIONS)),
-                listed(param(cmd, "memoryLimit", List.of("none"))));
+        List<String> strategies = new ArrayList<>(param.apply(Params.STRATEGY, List.of("per-batch", "buffered",
+                "async")));
+        strategies.addAll(listed(param.apply(Params.STRATEGIES, List.of())));
+        return ForkMemory.of(strategies, param.apply(Params.TASKS, List.of(Workload.DEFAULT_TASKS)),
+                param.apply("partitions", List.of(Workload.DEFAULT_PARTITIONS)),
+                listed(param.apply(Params.MEMORY_LIMIT, List.of("none"))));
+    }
+
+    /**
+     * The flags every fork of a run with parameters {@code params} (one value each) gets: the JVM flags of the running
+     * JDK, a heap and direct-memory cap sized to its strategies and tasks, and {@code -Dsluice.verifiedDigests=DIR}
+     * where {@code verifiedDigests} is not null, as one argument whatever its path holds.
+     */
+    public static List<String> forkFlags(Map<String, String> params, String verifiedDigests) {
+        return forkFlags(forkMemory((name, otherwise) -> params.containsKey(name) ? List.of(params.get(name))
+                : otherwise), verifiedDigests);
+    }
+
+    private static List<String> forkFlags(ForkMemory memory, String verifiedDigests) {
+        List<String> flags = new ArrayList<>(JvmFlags.forFork(Runtime.version().feature()));
+        flags.addAll(memory.flags());
+        if (verifiedDigests != null) {
+            flags.add("-D" + IterationState.VERIFIED_DIGESTS_PROPERTY + "=" + verifiedDigests);
+        }
+        return flags;
     }
 
     /** Every value of a parameter whose values may be lists ({@code a+b}), one by one. */
@@ -65,13 +91,9 @@ public final class SluiceBenchmarks {
             org.openjdk.jmh.Main.main(argv);
             return;
         }
-        List<String> append = new ArrayList<>(JvmFlags.forFork(Runtime.version().feature()));
-        append.addAll(forkMemory(cmd).flags());
-        // Given to this JVM (scripts/bench.sh does), it is handed on as one argument, whatever its path holds.
-        String verifiedDigests = System.getProperty(IterationState.VERIFIED_DIGESTS_PROPERTY);
-        if (verifiedDigests != null) {
-            append.add("-D" + IterationState.VERIFIED_DIGESTS_PROPERTY + "=" + verifiedDigests);
-        }
+        // Given to this JVM, it is handed on to the forks.
+        List<String> append = new ArrayList<>(forkFlags(forkMemory((name, otherwise) -> param(cmd, name, otherwise)),
+                System.getProperty(IterationState.VERIFIED_DIGESTS_PROPERTY)));
         if (cmd.getJvmArgsAppend().hasValue()) {
             append.addAll(cmd.getJvmArgsAppend().get());
         }

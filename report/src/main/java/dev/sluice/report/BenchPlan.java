@@ -11,6 +11,8 @@ import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.strategy.Presets;
 import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.report.Plan.Configuration;
+import dev.sluice.report.Plan.Settings;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,12 +23,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The benchmark matrix of {@code scripts/bench.sh}, decided here so that the script stays thin and every name, size,
- * codec and default comes from the code the benchmarks run: one line per configuration, each one JMH run in its own
- * fork. {@code java -cp benchmarks.jar dev.sluice.report.BenchPlan [options]} prints a header line ({@code #} and what
- * was chosen, each with where it came from: given, the preset's, the default or this machine's processors) and then {@code name|weight|jmh arguments} lines; a bad option exits with status 2 and a
- * message naming it. An argument {@code @KEY:NAME} stands for the secondary result KEY of configuration NAME, which
- * runs before it.
+ * The benchmark matrix of {@code scripts/bench.sh}, decided here so that every name, size, codec and default comes from
+ * the code the benchmarks run: a {@link Plan} of configurations, each run by the runner in forks of its own
+ * ({@code dev.sluice.jmh.run}), with header lines that say what was chosen, each with where it came from (given, the
+ * preset's, the default or this machine's processors). A bad option is refused with an
+ * {@link InvalidParameterException} naming it; {@code java -cp sluice-report.jar dev.sluice.report.BenchPlan [options]}
+ * prints the header lines, or the refusal with exit status 2.
  *
  * <p>The seed preset is the seed report's experiment on this machine: the seed's five sizes with its 1 to 5 batches
  * per map task, as many map tasks at once as this machine has processors (the seed ran 16 tasks on 16 writer
@@ -37,53 +39,12 @@ import java.util.Map;
  * over the same iterations (NoiseFloorBenchmark).
  */
 public final class BenchPlan {
-    /** One preset's choices. */
-    static final class Preset {
-        final List<String> sizes;
-        final String scale;
-        /** Map tasks at once; null: one per processor of this machine (at most {@value #MAX_TASKS}). */
-        final String tasks;
-        final int warmups;
-        final int iterations;
-        /** Whether the run measures the machine's own spread first (NoiseFloorBenchmark). */
-        final boolean noiseFloor;
-        /** The strategies, the baseline first. */
-        final List<String> strategies;
-        /** What warm-up waves write (InputState's {@code warmUp}). */
-        final String warmUp;
-        /** The devices every configuration runs on (StorageState's {@code device}). */
-        final List<String> devices;
-        /** How a size's strategies are measured: {@value #ROUNDS}, {@value #FORKS} or {@value #OFF}. */
-        final String paired;
-        /** The time budget of adaptive stopping in seconds, or 0 for none (a fixed count of rounds). */
-        final long budget;
-
-        Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
-               List<String> strategies, String warmUp, String paired, long budget) {
-            this(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp,
-                    List.of(DeviceSpec.NATIVE), paired, budget);
-        }
-
-        Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
-               List<String> strategies, String warmUp, List<String> devices, String paired, long budget) {
-            this.sizes = sizes;
-            this.scale = scale;
-            this.tasks = tasks;
-            this.warmups = warmups;
-            this.iterations = iterations;
-            this.noiseFloor = noiseFloor;
-            this.strategies = strategies;
-            this.warmUp = warmUp;
-            this.devices = devices;
-            this.paired = paired;
-            this.budget = budget;
-        }
-    }
-
     /** Paired designs: the strategies of a size take turns wave by wave in one fork, or fork by fork; or unpaired. */
-    static final String ROUNDS = "rounds";
-    static final String FORKS = "forks";
-    static final String OFF = "off";
+    public static final String ROUNDS = PairedRun.ROUNDS;
+    public static final String FORKS = PairedRun.FORKS;
+    public static final String OFF = "off";
+    /** A strategy's memory limit where it needs none. */
+    public static final String NO_LIMIT = "none";
     /** The seed preset's time budget: the whole preset, paired and stopped adaptively, in 30 minutes here. */
     static final long SEED_BUDGET = 30 * 60;
     /**
@@ -180,6 +141,10 @@ public final class BenchPlan {
         return presets;
     }
 
+    /**
+     * Prints the plan's header lines, or refuses a bad option with exit status 2 and a message naming it (what
+     * scripts/profile.sh asks before it runs a fork).
+     */
     public static void main(String[] args) {
         try {
             System.exit(run(Arrays.asList(args), System.out));
@@ -190,7 +155,8 @@ public final class BenchPlan {
     }
 
     static int run(List<String> args, PrintStream out) {
-        return run(args, out, Machine.current());
+        plan(args, Machine.current()).header.forEach(line -> out.println("# " + line));
+        return 0;
     }
 
     /** "1 task", "2 tasks". */
@@ -198,7 +164,12 @@ public final class BenchPlan {
         return n + " " + (n == 1 ? one : many);
     }
 
-    static int run(List<String> args, PrintStream out, Machine machine) {
+    /** The plan of {@code args} ({@code --name value} pairs, as scripts/bench.sh takes them) on this machine. */
+    public static Plan plan(List<String> args) {
+        return plan(args, Machine.current());
+    }
+
+    static Plan plan(List<String> args, Machine machine) {
         Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i < args.size(); i += 2) {
             if (!args.get(i).startsWith("--") || i + 1 >= args.size()) {
@@ -282,8 +253,9 @@ public final class BenchPlan {
                     Workload.DEFAULT_KEYS, codec, Workload.DEFAULT_SEED, dev.sluice.core.input.SchemaSpec.DEFAULT);
         }
         int taskCount = any.tasks;
-        out.printf(Locale.ROOT, "# %s: %s %s (%s); %s at once (%s); scale %s (%s%s); %s %s (%s); codec %s (%s);%s "
-                        + "%s%s (%s) and %s (%s) per configuration; %s %s (%s)%n",
+        List<String> header = new ArrayList<>();
+        header.add(String.format(Locale.ROOT, "%s: %s %s (%s); %s at once (%s); scale %s (%s%s); %s %s (%s); codec %s "
+                        + "(%s);%s %s%s (%s) and %s (%s) per configuration; %s %s (%s)",
                 presetName, sizes.size() == 1 ? "size" : "sizes", String.join(",", sizes), from(options, "sizes"),
                 count(taskCount, "task", "tasks"), tasksFrom, scale,
                 deviceScale ? "on an emulated device, whose dirty cache is scaled with the data" : from(options, "scale"),
@@ -298,11 +270,11 @@ public final class BenchPlan {
                         : count(iterations, "measured round", "measured rounds") + (budget > 0 ? " in the first chunk"
                         : ""), from(options, "iterations"),
                 devices.size() == 1 ? "device" : "devices", String.join(",", devices),
-                options.containsKey("device") ? "given" : preset.devices.size() > 1 ? "the preset's" : "the default");
+                options.containsKey("device") ? "given" : preset.devices.size() > 1 ? "the preset's" : "the default"));
         if (!producer.isNone()) {
-            out.printf(Locale.ROOT, "# producer %s (given): %s%n", producer, producer.describe());
+            header.add(String.format(Locale.ROOT, "producer %s (given): %s", producer, producer.describe()));
         }
-        out.printf(Locale.ROOT, "# paired %s (%s): %s%n", paired, pairedFrom, paired.equals(OFF)
+        String pairing = String.format(Locale.ROOT, "paired %s (%s): %s", paired, pairedFrom, paired.equals(OFF)
                 ? "each strategy in forks of its own, one after the other"
                 : (paired.equals(ROUNDS) ? "a size's strategies take turns wave by wave in one fork (PairedWaveBenchmark), "
                         + "each ratio taken between waves of the same round"
@@ -311,91 +283,70 @@ public final class BenchPlan {
                 + (budget > 0 ? String.format(Locale.ROOT, "; chunks of rounds added until every 99%% interval is "
                         + "within 5%% of its ratio or the configuration's share of the %d s budget (%s) is spent",
                         budget, from(options, "budget")) : "; no budget: the rounds above, once"));
-        out.printf(Locale.ROOT, "#%% paired=%s budget=%s%n", paired, budget > 0 ? String.valueOf(budget) : "none");
-        long memoryLimit = machine.memoryTotal;
+        header.add(pairing);
+        Settings settings = new Settings(scale, tasks, codec, producer.isNone() ? null : producer.toString(), warmUp,
+                sync.equals("true"));
+        List<Configuration> configurations = new ArrayList<>();
         // What is not paired (the machine's spread, the raw write) gets the iterations, or under a budget, where they
         // are a first chunk's rounds, five at least.
         int single = budget > 0 ? Math.max(5, iterations) : iterations;
         if (preset.noiseFloor) {
             // The same iterations of a constant job: the error no configuration can be expected to beat here.
-            out.println("noise-floor|" + 400 * (warmups + single) + "|NoiseFloorBenchmark -p tasks=" + tasks
-                    + " -wi " + warmups + " -i " + single + " -f 1 -foe true");
+            configurations.add(new Configuration(Configuration.Kind.NOISE_FLOOR, "noise-floor",
+                    400L * (warmups + single), null, DeviceSpec.NATIVE, List.of(), List.of(), warmups, single, null,
+                    settings));
         }
+        List<String> limits = limits(strategies, codec, machine.memoryTotal);
         for (String device : devices) {
+            // A device's configurations are named after it: its spec without the characters a file name should not hold.
+            String at = DeviceSpec.NATIVE.equals(device) ? "" : "-" + device.replaceAll("[:=]", "_");
             for (String size : sizes) {
-                List<String> common = new ArrayList<>(List.of("-p", "size=" + size, "-p", "scale=" + scale, "-p",
-                        "tasks=" + tasks, "-p", "codec=" + codec, "-f", "1", "-foe", "true"));
-                List<String> waves = List.of("-wi", String.valueOf(warmups), "-i", String.valueOf(paired.equals(OFF)
-                        ? iterations : single));
-                String at = "";
-                if (!DeviceSpec.NATIVE.equals(device)) {
-                    common.addAll(List.of("-p", "device=" + device));
-                    at = "-" + device.replaceAll("[:=]", "_");
-                }
-                if (!producer.isNone()) {
-                    common.addAll(List.of("-p", "producer=" + producer));
-                }
-                if (warmUp.equals(BenchmarkTerms.FULL)) {
-                    common.addAll(List.of("-p", "warmUp=" + warmUp));
-                }
-                if (sync.equals("true")) {
-                    // Every commit forces its files to the device, and so does the raw write: the disk in every wave.
-                    common.addAll(List.of("-p", "sync=true"));
-                }
                 long weight = DataSize.parse("size", size).bytes() / 1_000_000 * (warmups + iterations);
-                String first = null;
-                List<String> limits = new ArrayList<>();
-                for (String strategy : strategies) {
-                    StrategySpec spec = StrategySpec.parse("--strategies", strategy);
-                    WriterConfig unlimited = probe(codec, WriterConfig.UNLIMITED);
-                    if (spec.problem(unlimited) != null || !spec.warnings(unlimited).isEmpty()) {
-                        // Upstream's skip-merge needs a host memory limit (without one it merges, with a warning): the
-                        // executor may use the machine's memory, read in the fork, so that the result's parameter says
-                        // "machine" on every machine. Any other problem is refused here, not in the fork.
-                        spec.check("--strategies", probe(codec, memoryLimit));
-                        limits.add(BenchmarkTerms.MACHINE);
-                    } else {
-                        limits.add("none");
-                    }
-                }
+                String first;
                 if (!paired.equals(OFF)) {
-                    // One line for the size: the first chunk's PairedWaveBenchmark run, one warm-up wave of each
-                    // strategy per warm-up and one wave of each per round; bench.sh asks the report tools for the rest.
-                    int k = strategies.size();
-                    List<String> jmh = new ArrayList<>(List.of("PairedWaveBenchmark", "-p", "strategies="
-                            + String.join(BenchmarkTerms.LIST, strategies)));
-                    if (limits.contains(BenchmarkTerms.MACHINE)) {
-                        jmh.addAll(List.of("-p", "memoryLimit=" + String.join(BenchmarkTerms.LIST, limits)));
-                    }
-                    jmh.addAll(common);
-                    jmh.addAll(List.of("-wi", String.valueOf(warmups * k), "-i", String.valueOf(iterations * k)));
+                    // One configuration for the size, run in chunks of rounds: a warm-up wave of each strategy per
+                    // warm-up and one wave of each per round.
                     first = size + at;
-                    out.println(first + "|" + weight * k + "|" + String.join(" ", jmh));
+                    configurations.add(new Configuration(Configuration.Kind.PAIRED, first, weight * strategies.size(),
+                            size, device, strategies, limits, warmups, iterations, null, settings));
                 } else {
+                    first = null;
                     for (int i = 0; i < strategies.size(); i++) {
-                        String strategy = strategies.get(i);
-                        List<String> jmh = new ArrayList<>(List.of("ShuffleWriteBenchmark", "-p", "strategy="
-                                + strategy));
-                        jmh.addAll(common);
-                        jmh.addAll(waves);
-                        if (limits.get(i).equals(BenchmarkTerms.MACHINE)) {
-                            jmh.addAll(List.of("-p", "memoryLimit=" + BenchmarkTerms.MACHINE));
-                        }
-                        String name = size + at + "-" + strategy.replaceAll("[:=]", "_");
+                        String name = size + at + "-" + strategies.get(i).replaceAll("[:=]", "_");
                         first = first == null ? name : first;
-                        out.println(name + "|" + weight + "|" + String.join(" ", jmh));
+                        configurations.add(new Configuration(Configuration.Kind.SINGLE, name, weight, size, device,
+                                List.of(strategies.get(i)), List.of(limits.get(i)), warmups, iterations, null,
+                                settings));
                     }
                 }
-                // The raw write of as many bytes as the first strategy's data files held: scripts/bench.sh puts that
-                // run's wave.dataBytesPerTask in place of the @ reference.
-                List<String> raw = new ArrayList<>(List.of("RawWriteBenchmark", "-p", "fileBytes="
-                        + "@wave.dataBytesPerTask:" + first));
-                raw.addAll(common);
-                raw.addAll(waves);
-                out.println(size + at + "-raw|" + weight / 4 + "|" + String.join(" ", raw));
+                // The raw write of as many bytes as the first strategy's data files held.
+                configurations.add(new Configuration(Configuration.Kind.RAW_WRITE, size + at + "-raw", weight / 4,
+                        size, device, List.of(), List.of(), warmups, paired.equals(OFF) ? iterations : single, first,
+                        settings));
             }
         }
-        return 0;
+        return new Plan(presetName, header, paired, budget, configurations);
+    }
+
+    /**
+     * Each strategy's memory limit: {@value BenchmarkTerms#MACHINE} where upstream's skip-merge needs a host memory
+     * limit (without one it merges, with a warning): the executor may use the machine's memory, read in the fork, so
+     * that the result's parameter says "machine" on every machine; else none. Any other problem is refused here, not
+     * in the fork.
+     */
+    private static List<String> limits(List<String> strategies, String codec, long memoryLimit) {
+        List<String> limits = new ArrayList<>();
+        for (String strategy : strategies) {
+            StrategySpec spec = StrategySpec.parse("--strategies", strategy);
+            WriterConfig unlimited = probe(codec, WriterConfig.UNLIMITED);
+            if (spec.problem(unlimited) != null || !spec.warnings(unlimited).isEmpty()) {
+                spec.check("--strategies", probe(codec, memoryLimit));
+                limits.add(BenchmarkTerms.MACHINE);
+            } else {
+                limits.add(NO_LIMIT);
+            }
+        }
+        return limits;
     }
 
     /** A time budget: {@code none}, or seconds with an optional unit ({@code 1800}, {@code 1800s}, {@code 30m}, {@code 1h}). */

@@ -66,16 +66,6 @@ final class PairedRun {
         this.strategies = strategies;
     }
 
-    /** The strategies of a plan line's PairedWaveBenchmark arguments ({@code -p strategies=a+b}). */
-    static List<String> strategies(String jmhArgs) {
-        Matcher m = Pattern.compile("-p strategies=(\\S+)").matcher(jmhArgs);
-        if (!m.find()) {
-            throw new IllegalArgumentException("a paired configuration's arguments name its strategies (-p "
-                    + "strategies=a+b): " + jmhArgs);
-        }
-        return Arrays.asList(m.group(1).split("\\+", -1));
-    }
-
     /** Reads the chunks of configuration {@code name} (its run name, {@code NN-NAME}) from {@code runs}. */
     static PairedRun read(Path runs, String name, String design, List<String> strategies) throws IOException {
         PairedRun run = new PairedRun(name, design, strategies);

@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * The report tools behind {@code scripts/}: {@code report}, {@code compare}, {@code merge}, {@code results},
- * {@code paired-next}, {@code env}, {@code table}, {@code metric}, {@code metric-of}, {@code shares}, {@code coverage}.
+ * {@code env}, {@code table}, {@code metric}, {@code shares}, {@code coverage}; and, for the runner of scripts/bench.sh
+ * ({@code dev.sluice.jmh.run}), the same report, crossover map and environment as calls.
  * Exit status: 0 done, 1 a comparison found a slowdown (compare) or the tool failed, 2 bad arguments.
  */
 public final class ReportTools {
@@ -44,8 +45,8 @@ public final class ReportTools {
 
     static int run(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new UsageException("usage: ReportTools report|balance|compare|merge|results|paired-next|env|table|"
-                    + "ablation|metric|metric-of|shares|coverage|pairs ...");
+            throw new UsageException("usage: ReportTools report|balance|compare|merge|env|table|ablation|"
+                    + "metric|shares|coverage|pairs ...");
         }
         List<String> rest = List.of(args).subList(1, args.length);
         switch (args[0]) {
@@ -56,17 +57,7 @@ public final class ReportTools {
                 }
                 Path result = existing(rest.get(0));
                 Path env = rest.size() > 2 ? Paths.get(rest.get(2)) : result.resolveSibling("environment.json");
-                Path outDir = Paths.get(rest.get(1));
-                // The result as the report's own link to it: relative to where the report is written.
-                String link = outDir.toAbsolutePath().normalize().relativize(result.toAbsolutePath().normalize())
-                        .toString();
-                // A paired run's stops.json, beside its result: why each configuration stopped.
-                Path stops = result.resolveSibling("stops.json");
-                com.fasterxml.jackson.databind.JsonNode stopped = Files.isRegularFile(stops)
-                        ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(stops.toFile()) : null;
-                Path report = new SeedReport(JmhResults.read(result), Environment.read(env), link, stopped)
-                        .write(outDir);
-                System.out.println(report);
+                System.out.println(report(result, Paths.get(rest.get(1)), env));
                 return 0;
             }
             case "balance": {
@@ -74,11 +65,7 @@ public final class ReportTools {
                 if (rest.size() != 2) {
                     throw new UsageException("usage: balance RESULT.json OUT_DIR");
                 }
-                Path result = existing(rest.get(0));
-                Path outDir = Paths.get(rest.get(1));
-                String link = outDir.toAbsolutePath().normalize().relativize(result.toAbsolutePath().normalize())
-                        .toString();
-                System.out.println(BalanceMap.write(JmhResults.read(result), outDir, link));
+                System.out.println(balance(existing(rest.get(0)), Paths.get(rest.get(1))));
                 return 0;
             }
             case "compare": {
@@ -115,40 +102,6 @@ public final class ReportTools {
                 MergeResults.merge(Paths.get(rest.get(0)), inputs);
                 return 0;
             }
-            case "results": {
-                // results RUN_DIR: jmh-result.json (paired configurations as one result per strategy), and
-                // comparisons.json and stops.json where the run has paired configurations
-                if (rest.size() != 1) {
-                    throw new UsageException("usage: results RUN_DIR");
-                }
-                new RunDirectory(Paths.get(rest.get(0))).writeResults();
-                return 0;
-            }
-            case "paired-next": {
-                // paired-next RUN_DIR NN-NAME rounds|forks SECONDS_LEFT|none SECONDS_SPENT: the next chunk's JMH runs
-                if (rest.size() != 5) {
-                    throw new UsageException("usage: paired-next RUN_DIR NN-NAME rounds|forks SECONDS_LEFT|none "
-                            + "SECONDS_SPENT");
-                }
-                String design = rest.get(2);
-                if (!design.equals(PairedRun.ROUNDS) && !design.equals(PairedRun.FORKS)) {
-                    throw new UsageException("invalid design '" + design + "': allowed is " + PairedRun.ROUNDS + " or "
-                            + PairedRun.FORKS);
-                }
-                double left = rest.get(3).equals("none") ? Double.POSITIVE_INFINITY : Double.parseDouble(rest.get(3));
-                NextChunk.next(new RunDirectory(Paths.get(rest.get(0))), rest.get(1), design, left,
-                        Double.parseDouble(rest.get(4)), new StoppingRule(), System.out);
-                return 0;
-            }
-            case "metric-of": {
-                // metric-of RUN_DIR NAME KEY: a configuration's secondary result, rounded (bench.sh's @KEY:NAME)
-                if (rest.size() != 3) {
-                    throw new UsageException("usage: metric-of RUN_DIR NAME KEY");
-                }
-                System.out.println(Math.round(new RunDirectory(Paths.get(rest.get(0))).metric(rest.get(1),
-                        rest.get(2))));
-                return 0;
-            }
             case "coverage": {
                 // coverage [EXPERIMENTS]: how often t on the logarithms and the percentile bootstrap cover a known ratio
                 int experiments = rest.isEmpty() ? 2000 : Integer.parseInt(rest.get(0));
@@ -160,11 +113,8 @@ public final class ReportTools {
                 if (rest.size() != 4 && rest.size() != 5) {
                     throw new UsageException("usage: env OUT.json BENCHMARK_DIR JDK COMMIT [RESULT.json]");
                 }
-                Environment environment = Environment.probe(Paths.get(rest.get(1)), rest.get(2), rest.get(3));
-                if (rest.size() == 5) {
-                    environment = environment.withDevices(JmhResults.read(existing(rest.get(4))));
-                }
-                environment.write(Paths.get(rest.get(0)));
+                environment(Paths.get(rest.get(0)), Paths.get(rest.get(1)), rest.get(2), rest.get(3),
+                        rest.size() == 5 ? existing(rest.get(4)) : null);
                 return 0;
             }
             case "net-map": {
@@ -216,8 +166,41 @@ public final class ReportTools {
             }
             default:
                 throw new UsageException("unknown tool '" + args[0] + "': allowed is report, balance, compare, merge, "
-                        + "results, paired-next, env, table, ablation, metric, metric-of, shares or coverage");
+                        + "env, table, ablation, metric, shares or coverage");
         }
+    }
+
+    /**
+     * The report of {@code result} into {@code outDir}, with the environment {@code env} and, beside the result, a
+     * paired run's {@code stops.json}; returns the report's path.
+     */
+    public static Path report(Path result, Path outDir, Path env) throws IOException {
+        // The result as the report's own link to it: relative to where the report is written.
+        String link = outDir.toAbsolutePath().normalize().relativize(result.toAbsolutePath().normalize()).toString();
+        // A paired run's stops.json, beside its result: why each configuration stopped.
+        Path stops = result.resolveSibling("stops.json");
+        com.fasterxml.jackson.databind.JsonNode stopped = Files.isRegularFile(stops)
+                ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(stops.toFile()) : null;
+        return new SeedReport(JmhResults.read(result), Environment.read(env), link, stopped).write(outDir);
+    }
+
+    /** The crossover map of {@code result} (scripts/bench.sh --preset balance) into {@code outDir}; its path. */
+    public static Path balance(Path result, Path outDir) throws IOException {
+        String link = outDir.toAbsolutePath().normalize().relativize(result.toAbsolutePath().normalize()).toString();
+        return BalanceMap.write(JmhResults.read(result), outDir, link);
+    }
+
+    /**
+     * Writes {@code out}: the environment of benchmarks whose files went to {@code benchmarkDir}, run on
+     * {@code jdk} at {@code commit}, with the devices the runs of {@code result} used (none if null).
+     */
+    public static void environment(Path out, Path benchmarkDir, String jdk, String commit, Path result)
+            throws IOException {
+        Environment environment = Environment.probe(benchmarkDir, jdk, commit);
+        if (result != null) {
+            environment = environment.withDevices(JmhResults.read(result));
+        }
+        environment.write(out);
     }
 
     private static Path existing(String path) throws UsageException, IOException {

@@ -16,63 +16,71 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * A scripts/bench.sh run directory as the report tools read it: {@code plan.txt} (one line per configuration,
- * {@code name|weight|jmh arguments}), {@code runs/NN-NAME.json} (a configuration's JMH result; a paired
- * configuration's chunks are {@code runs/NN-NAME-cK...json}, {@link PairedRun}), {@code timing.tsv} (each JMH run's
- * file and seconds, as bench.sh timed it) and {@code stops/NN-NAME.json} (why a paired configuration stopped).
+ * A scripts/bench.sh run directory as the runner writes and the report tools read it: {@code runs/NN-NAME.json} (a
+ * configuration's JMH result; a paired configuration's chunks are {@code runs/NN-NAME-cK...json}, {@link PairedRun}),
+ * {@code timing.tsv} (each JMH run's file and seconds) and {@code stops/NN-NAME.json} (why a paired configuration
+ * stopped). The configurations are the plan's, in its order, each named {@code NN-NAME} (NN its 1-based place).
  */
-final class RunDirectory {
-    /** A configuration of the plan: its run name {@code NN-NAME} (NN its 1-based place), weight and arguments. */
-    static final class Config {
-        final String run;
-        final String name;
-        final long weight;
-        final String args;
+public final class RunDirectory {
+    /** A configuration of the plan with its run name {@code NN-NAME}. */
+    public static final class Config {
+        public final String run;
+        public final String name;
+        public final long weight;
+        /** Paired: the strategies, the baseline first; else empty. */
+        public final List<String> strategies;
+        /** Paired: the first chunk's rounds (without a budget, the only chunk's). */
+        public final int iterations;
+        /** What stops.json says of it: size, device, scale, tasks, codec. */
+        private final Map<String, String> params;
 
-        Config(String run, String name, long weight, String args) {
+        Config(String run, String name, long weight, List<String> strategies, int iterations,
+               Map<String, String> params) {
             this.run = run;
             this.name = name;
             this.weight = weight;
-            this.args = args;
+            this.strategies = List.copyOf(strategies);
+            this.iterations = iterations;
+            this.params = params;
         }
 
-        boolean paired() {
-            return args.startsWith("PairedWaveBenchmark ");
-        }
-
-        /** The value of {@code -p NAME=value} in the arguments, or empty. */
-        String param(String name) {
-            for (String word : args.split(" ")) {
-                if (word.startsWith(name + "=")) {
-                    return word.substring(name.length() + 1);
-                }
-            }
-            return "";
+        public boolean paired() {
+            return !strategies.isEmpty();
         }
     }
 
     final Path dir;
+    final String design;
     final List<Config> configs = new ArrayList<>();
 
-    RunDirectory(Path dir) throws IOException {
+    /** The run directory of {@code plan}, whose paired configurations run in its design. */
+    public RunDirectory(Path dir, Plan plan) {
         this.dir = dir;
-        Path plan = dir.resolve("plan.txt");
-        if (!Files.isRegularFile(plan)) {
-            throw new IOException(dir + " holds no plan.txt: not a scripts/bench.sh run directory");
-        }
+        this.design = plan.design;
         int i = 0;
-        for (String line : Files.readAllLines(plan)) {
-            if (line.startsWith("#") || line.isBlank()) {
-                continue;
-            }
-            String[] parts = line.split("\\|", 3);
-            if (parts.length != 3) {
-                throw new IOException(plan + ": not name|weight|arguments: " + line);
-            }
+        for (Plan.Configuration c : plan.configurations) {
             i++;
-            configs.add(new Config(String.format(Locale.ROOT, "%02d-%s", i, parts[0]), parts[0],
-                    Long.parseLong(parts[1]), parts[2]));
+            Map<String, String> params = new LinkedHashMap<>();
+            params.put("size", c.size == null ? "" : c.size);
+            params.put("device", c.device);
+            params.put("scale", c.settings.scale);
+            params.put("tasks", c.settings.tasks);
+            params.put("codec", c.settings.codec);
+            configs.add(new Config(String.format(Locale.ROOT, "%02d-%s", i, c.name), c.name, c.weight,
+                    c.paired() ? c.strategies : List.of(), c.iterations, params));
         }
+    }
+
+    /** A run directory of paired configurations alone (tests). */
+    RunDirectory(Path dir, String design, List<Config> configs) {
+        this.dir = dir;
+        this.design = design;
+        this.configs.addAll(configs);
+    }
+
+    /** The configurations, in plan order. */
+    public List<Config> configs() {
+        return List.copyOf(configs);
     }
 
     /** The configuration of run name {@code NN-NAME}. */
@@ -82,7 +90,7 @@ final class RunDirectory {
                 return c;
             }
         }
-        throw new IOException("no configuration " + run + " in " + dir.resolve("plan.txt"));
+        throw new IOException("no configuration " + run + " in " + dir);
     }
 
     /** The configuration named {@code name} (without its number); null if none. */
@@ -99,7 +107,14 @@ final class RunDirectory {
         return dir.resolve("runs");
     }
 
-    /** Seconds per JMH run file (without .json), as bench.sh timed them. */
+    /** Appends a JMH run's wall time to {@code timing.tsv}. */
+    public void time(String file, long nanos) throws IOException {
+        Files.writeString(dir.resolve("timing.tsv"), String.format(Locale.ROOT, "%s\t%d.%03d%n", file,
+                nanos / 1_000_000_000, nanos / 1_000_000 % 1000), java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+    }
+
+    /** Seconds per JMH run file (without .json), as the runner timed them. */
     Map<String, Double> timing() throws IOException {
         Map<String, Double> out = new TreeMap<>();
         Path file = dir.resolve("timing.tsv");
@@ -114,9 +129,9 @@ final class RunDirectory {
         return out;
     }
 
-    /** The design a paired configuration was run in: the one its chunk files show, else {@code fallback}. */
-    PairedRun paired(Config c, String design) throws IOException {
-        return PairedRun.read(runs(), c.run, design, PairedRun.strategies(c.args));
+    /** A paired configuration's chunks so far, run in the plan's design. */
+    PairedRun paired(Config c) throws IOException {
+        return PairedRun.read(runs(), c.run, design, c.strategies);
     }
 
     /** The design of a paired configuration's chunks on disk: forks where a file names its strategy. */
@@ -135,7 +150,7 @@ final class RunDirectory {
      * configuration's as one result per strategy, {@link PairedRun#rows}); and where the run has paired configurations,
      * {@code comparisons.json} and {@code stops.json}.
      */
-    void writeResults() throws IOException {
+    public void writeResults() throws IOException {
         ObjectMapper json = new ObjectMapper();
         ArrayNode all = json.createArrayNode();
         List<Comparisons.Entry> comparisons = new ArrayList<>();
@@ -144,7 +159,7 @@ final class RunDirectory {
         for (Config c : configs) {
             if (c.paired()) {
                 paired = true;
-                PairedRun run = paired(c, designOnDisk(c));
+                PairedRun run = PairedRun.read(runs(), c.run, designOnDisk(c), c.strategies);
                 if (run.chunks() == 0) {
                     continue;
                 }
@@ -177,35 +192,23 @@ final class RunDirectory {
     }
 
     /**
-     * A configuration's secondary result {@code key} (rounded), as {@code @KEY:NAME} in a plan line asks: the first
-     * benchmark of its result, or of a paired configuration its first strategy's (the baseline's) waves.
+     * A paired configuration's secondary result {@code key}: the mean over its first strategy's (the baseline's)
+     * waves, so far.
      */
-    double metric(String name, String key) throws IOException {
+    public double metric(String name, String key) throws IOException {
         Config c = named(name);
-        if (c == null) {
-            throw new IOException("no configuration " + name + " in the plan");
+        if (c == null || !c.paired()) {
+            throw new IOException("no paired configuration " + name + " in the plan");
         }
-        List<JmhResults.Row> rows;
-        if (c.paired()) {
-            PairedRun run = paired(c, designOnDisk(c));
-            if (run.chunks() == 0) {
-                throw new IOException("configuration " + name + " has no result yet");
-            }
-            List<Double> values = run.metric(0, key);
-            if (values.isEmpty()) {
-                throw new IOException(c.run + " has no " + key);
-            }
-            return values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        }
-        Path result = runs().resolve(c.run + ".json");
-        if (!Files.isRegularFile(result)) {
+        PairedRun run = paired(c);
+        if (run.chunks() == 0) {
             throw new IOException("configuration " + name + " has no result yet");
         }
-        rows = JmhResults.read(result);
-        if (rows.isEmpty() || rows.get(0).metric(key).isEmpty()) {
-            throw new IOException(result + " has no " + key);
+        List<Double> values = run.metric(0, key);
+        if (values.isEmpty()) {
+            throw new IOException(c.run + " has no " + key);
         }
-        return rows.get(0).metric(key).getAsDouble();
+        return values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
     }
 
     /** Writes why a paired configuration stopped, for stops.json. */
@@ -214,10 +217,7 @@ final class RunDirectory {
         ObjectMapper json = new ObjectMapper();
         ObjectNode o = json.createObjectNode();
         o.put("config", c.name);
-        for (String p : List.of("size", "device", "scale", "tasks", "codec")) {
-            String v = c.param(p);
-            o.put(p, v.isEmpty() && p.equals("device") ? "native" : v);
-        }
+        c.params.forEach(o::put);
         o.put("pairing", run.design);
         o.put("strategies", String.join("+", run.strategies));
         o.put("pairs", run.pairs());

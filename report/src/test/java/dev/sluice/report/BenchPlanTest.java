@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.report.Plan.Configuration;
 import dev.sluice.spi.InvalidParameterException;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -13,73 +14,84 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The matrices of scripts/bench.sh. */
+/** The matrices of scripts/bench.sh (their JMH runs: dev.sluice.jmh.run.RunsTest). */
 class BenchPlanTest {
     private static final long GIB = 1L << 30;
 
-    private static List<String> plan(String... args) {
-        return plan(BenchPlan.Machine.current(), args);
+    private static Plan plan(String... args) {
+        return BenchPlan.plan(Arrays.asList(args));
     }
 
-    private static List<String> plan(BenchPlan.Machine machine, String... args) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        assertEquals(0, BenchPlan.run(Arrays.asList(args), new PrintStream(bytes, true, StandardCharsets.UTF_8),
-                machine));
-        return Arrays.asList(bytes.toString(StandardCharsets.UTF_8).split("\n"));
+    private static Plan plan(BenchPlan.Machine machine, String... args) {
+        return BenchPlan.plan(Arrays.asList(args), machine);
     }
 
-    /** The plan's configuration lines, without its header lines. */
-    private static List<String> configs(List<String> lines) {
-        return lines.stream().filter(l -> !l.startsWith("#")).collect(Collectors.toList());
+    /** The plan's header lines, as plan.txt and BenchPlan's main print them. */
+    private static List<String> header(Plan plan) {
+        return plan.header.stream().map(h -> "# " + h).collect(Collectors.toList());
+    }
+
+    private static List<String> names(Plan plan) {
+        return plan.configurations.stream().map(c -> c.name).collect(Collectors.toList());
+    }
+
+    private static Configuration named(Plan plan, String name) {
+        return plan.configurations.stream().filter(c -> c.name.equals(name)).findFirst().orElseThrow();
     }
 
     @Test
     void theSeedPresetPairsEverySizesFiveStrategiesInRoundsUnderAThirtyMinuteBudget() {
-        List<String> lines = plan("--preset", "seed");
+        Plan plan = plan("--preset", "seed");
+        List<String> lines = header(plan);
         assertTrue(lines.get(0).startsWith("# seed: sizes small,medium,large,xlarge,xxlarge (the preset's);"),
                 lines.get(0));
         assertTrue(lines.get(1).startsWith("# paired rounds (the preset's): a size's strategies take turns wave by "
                 + "wave in one fork"), lines.get(1));
         assertTrue(lines.get(1).endsWith("share of the 1800 s budget (the preset's) is spent"), lines.get(1));
-        assertEquals("#% paired=rounds budget=1800", lines.get(2));
-        List<String> configs = configs(lines).stream().map(l -> l.split("\\|")[0]).collect(Collectors.toList());
+        assertEquals(BenchPlan.ROUNDS, plan.design);
+        assertEquals(1800, plan.budget);
         assertEquals(List.of("noise-floor", "small", "small-raw", "medium", "medium-raw", "large", "large-raw",
-                "xlarge", "xlarge-raw", "xxlarge", "xxlarge-raw"), configs);
-        String small = configs(lines).get(1).split("\\|")[2];
-        assertEquals("PairedWaveBenchmark -p strategies=per-batch+buffered+async+async:skipMerge=true+ideal -p "
-                + "memoryLimit=none+none+none+machine+none -p size=small -p scale=seed-equivalent -p tasks="
-                + Math.min(16, Runtime.getRuntime().availableProcessors()) + " -p codec=lz4-block -f 1 -foe true "
-                + "-wi 5 -i 15", small, "one warm-up wave each and a first chunk of three rounds; skip-merge's limit");
-        String raw = configs(lines).get(2);
-        assertTrue(raw.contains("RawWriteBenchmark -p fileBytes=@wave.dataBytesPerTask:small "), raw);
-        assertTrue(raw.endsWith("-wi 1 -i 5"), "what is not paired gets five waves: " + raw);
-        String noise = configs(lines).get(0).split("\\|")[2];
-        assertTrue(noise.startsWith("NoiseFloorBenchmark -p tasks=") && noise.contains("-wi 1 -i 5"), noise);
+                "xlarge", "xlarge-raw", "xxlarge", "xxlarge-raw"), names(plan));
+        Configuration small = named(plan, "small");
+        assertEquals(Configuration.Kind.PAIRED, small.kind);
+        assertEquals(BenchPlan.PAIRED_STRATEGIES, small.strategies);
+        assertEquals(List.of("none", "none", "none", "machine", "none"), small.memoryLimits, "skip-merge's limit");
+        assertEquals(1, small.warmups, "one warm-up wave each");
+        assertEquals(3, small.iterations, "a first chunk of three rounds");
+        assertEquals("seed-equivalent", small.settings.scale);
+        Configuration raw = named(plan, "small-raw");
+        assertEquals("small", raw.rawOf);
+        assertEquals(5, raw.iterations, "what is not paired gets five waves");
+        Configuration noise = plan.configurations.get(0);
+        assertEquals(Configuration.Kind.NOISE_FLOOR, noise.kind);
+        assertEquals(1, noise.warmups);
+        assertEquals(5, noise.iterations);
     }
 
     @Test
     void unpairedEachStrategyRunsInAForkOfItsOwnAsBefore() {
-        List<String> lines = plan("--preset", "seed", "--paired", "off", "--budget", "none", "--iterations", "5");
-        assertEquals("#% paired=off budget=none", lines.get(2));
-        List<String> configs = configs(lines).stream().map(l -> l.split("\\|")[0]).collect(Collectors.toList());
+        Plan plan = plan("--preset", "seed", "--paired", "off", "--budget", "none", "--iterations", "5");
+        assertEquals(BenchPlan.OFF, plan.design);
+        assertEquals(0, plan.budget);
+        List<String> configs = names(plan);
         assertEquals(1 + 5 * 6, configs.size(), String.valueOf(configs));
         assertEquals(List.of("small-per-batch", "small-buffered", "small-async", "small-async_skipMerge_true",
                 "small-ideal", "small-raw"), configs.subList(1, 7));
-        String raw = lines.stream().filter(l -> l.startsWith("small-raw|")).findFirst().orElseThrow();
-        assertTrue(raw.contains("RawWriteBenchmark -p fileBytes=@wave.dataBytesPerTask:small-per-batch "), raw);
-        String skipMerge = lines.stream().filter(l -> l.startsWith("xxlarge-async_skipMerge_true|")).findFirst()
-                .orElseThrow();
-        assertTrue(skipMerge.contains("-p memoryLimit=machine"), "upstream's skip-merge needs a limit: " + skipMerge);
-        assertTrue(skipMerge.contains("-p scale=seed-equivalent") && skipMerge.contains("-wi 1 -i 5"), skipMerge);
+        assertEquals("small-per-batch", named(plan, "small-raw").rawOf);
+        Configuration skipMerge = named(plan, "xxlarge-async_skipMerge_true");
+        assertEquals(List.of("machine"), skipMerge.memoryLimits, "upstream's skip-merge needs a limit");
+        assertEquals("seed-equivalent", skipMerge.settings.scale);
+        assertEquals(1, skipMerge.warmups);
+        assertEquals(5, skipMerge.iterations);
     }
 
     @Test
     void thePairedDesignAndTheBudgetAreChecked() {
-        assertEquals("#% paired=forks budget=1800", plan("--preset", "seed", "--paired", "forks").get(2));
-        assertEquals("#% paired=rounds budget=600", plan("--preset", "quick", "--budget", "10m").get(2));
-        assertEquals("#% paired=rounds budget=3600", plan("--preset", "quick", "--budget", "1h").get(2));
-        assertEquals("#% paired=rounds budget=none", plan("--preset", "seed", "--budget", "none").get(2));
-        assertEquals("#% paired=off budget=none", plan("--preset", "tuning").get(2));
+        assertEquals(List.of(BenchPlan.FORKS, 1800L), designAndBudget(plan("--preset", "seed", "--paired", "forks")));
+        assertEquals(List.of(BenchPlan.ROUNDS, 600L), designAndBudget(plan("--preset", "quick", "--budget", "10m")));
+        assertEquals(List.of(BenchPlan.ROUNDS, 3600L), designAndBudget(plan("--preset", "quick", "--budget", "1h")));
+        assertEquals(List.of(BenchPlan.ROUNDS, 0L), designAndBudget(plan("--preset", "seed", "--budget", "none")));
+        assertEquals(List.of(BenchPlan.OFF, 0L), designAndBudget(plan("--preset", "tuning")));
         InvalidParameterException e = assertThrows(InvalidParameterException.class,
                 () -> plan("--preset", "seed", "--paired", "sometimes"));
         assertEquals("--paired", e.parameter());
@@ -93,49 +105,53 @@ class BenchPlanTest {
         e = assertThrows(InvalidParameterException.class,
                 () -> plan("--preset", "seed", "--strategies", "buffered", "--paired", "rounds"));
         assertEquals("--strategies", e.parameter());
-        List<String> one = plan("--preset", "seed", "--strategies", "buffered");
-        assertTrue(one.get(1).startsWith("# paired off (one strategy: nothing to pair):"), one.get(1));
-        assertEquals("#% paired=off budget=none", one.get(2));
+        Plan one = plan("--preset", "seed", "--strategies", "buffered");
+        assertTrue(header(one).get(1).startsWith("# paired off (one strategy: nothing to pair):"), header(one).get(1));
+        assertEquals(List.of(BenchPlan.OFF, 0L), designAndBudget(one));
         e = assertThrows(InvalidParameterException.class, () -> plan("--preset", "seed", "--iterations", "1"));
         assertEquals("--iterations", e.parameter(), "under a budget the first chunk needs two rounds for an interval");
     }
 
+    private static List<Object> designAndBudget(Plan plan) {
+        return List.of(plan.design, plan.budget);
+    }
+
     @Test
     void theBalancePresetMapsFourBandwidthsTwoDirtyCachesAndThreeSizesPerSlot() {
-        List<String> lines = plan("--preset", "balance");
-        assertTrue(lines.get(0).startsWith("# balance: sizes small,large,xxlarge (the preset's);")
-                && lines.get(0).contains("scale 0.05 (the preset's)") && lines.get(0).endsWith("native (the preset's)"),
-                lines.get(0));
-        List<String> devices = configs(lines).stream().map(l -> {
-            int at = l.indexOf("-p device=");
-            return at < 0 ? "native" : l.substring(at + "-p device=".length()).split(" ")[0];
-        }).distinct().collect(Collectors.toList());
+        Plan plan = plan("--preset", "balance");
+        String first = header(plan).get(0);
+        assertTrue(first.startsWith("# balance: sizes small,large,xxlarge (the preset's);")
+                && first.contains("scale 0.05 (the preset's)") && first.endsWith("native (the preset's)"), first);
+        List<String> devices = plan.configurations.stream().map(c -> c.device).distinct().collect(Collectors.toList());
         assertEquals(List.of("per-slot:write=25000000:dirty=250000000", "per-slot:write=25000000:dirty=1000000000",
                 "per-slot:write=50000000:dirty=250000000", "per-slot:write=50000000:dirty=1000000000",
                 "per-slot:write=100000000:dirty=250000000", "per-slot:write=100000000:dirty=1000000000", "native"),
                 devices);
         // Every device: three sizes x (four strategies and the raw write).
-        assertEquals(7 * 3 * 5, configs(lines).size());
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("xxlarge-per-slot_write_25000000_dirty_1000000000-async|")
-                && l.contains("ShuffleWriteBenchmark -p strategy=async")), String.valueOf(lines));
+        assertEquals(7 * 3 * 5, plan.configurations.size());
+        Configuration async = named(plan, "xxlarge-per-slot_write_25000000_dirty_1000000000-async");
+        assertEquals(List.of("async"), async.strategies);
+        assertEquals(Configuration.Kind.SINGLE, async.kind);
     }
 
     @Test
     void anEmulatedDeviceGoesToEveryConfigurationAndTheSeedPresetRunsAtAQuarterOnIt() {
-        List<String> lines = plan("--preset", "seed", "--device", "seed-ssd");
-        assertTrue(lines.get(0).contains("scale 0.25 (on an emulated device")
-                && lines.get(0).endsWith("device seed-ssd (given)"), lines.get(0));
-        for (String line : configs(lines).subList(1, configs(lines).size())) {
-            assertTrue(line.contains(" -p device=seed-ssd") && line.contains("-p scale=0.25"), line);
+        Plan plan = plan("--preset", "seed", "--device", "seed-ssd");
+        String first = header(plan).get(0);
+        assertTrue(first.contains("scale 0.25 (on an emulated device") && first.endsWith("device seed-ssd (given)"),
+                first);
+        for (Configuration c : plan.configurations.subList(1, plan.configurations.size())) {
+            assertEquals("seed-ssd", c.device, c.name);
+            assertEquals("0.25", c.settings.scale, c.name);
             // A balance's device is set from the harness's own task rate; its tasks get no producer unless given.
-            assertTrue(!line.contains("producer="), line);
+            assertEquals(null, c.settings.producer, c.name);
         }
-        List<String> produced = plan("--preset", "seed", "--device", "seed-ssd", "--producer", "gpu:58260870");
-        for (String line : configs(produced).subList(1, configs(produced).size())) {
-            assertTrue(line.contains(" -p producer=gpu:58260870"), line);
+        Plan produced = plan("--preset", "seed", "--device", "seed-ssd", "--producer", "gpu:58260870");
+        for (Configuration c : produced.configurations.subList(1, produced.configurations.size())) {
+            assertEquals("gpu:58260870", c.settings.producer, c.name);
         }
-        assertTrue(produced.stream().anyMatch(l -> l.startsWith("# producer gpu:58260870 (given): gpu at 58.3 MB/s")),
-                String.valueOf(produced));
+        assertTrue(header(produced).stream().anyMatch(l -> l.startsWith("# producer gpu:58260870 (given): gpu at 58.3 "
+                + "MB/s")), String.valueOf(header(produced)));
         InvalidParameterException bad = assertThrows(InvalidParameterException.class,
                 () -> plan("--preset", "seed", "--producer", "gpu:fast"));
         assertEquals("--producer", bad.parameter());
@@ -146,36 +162,38 @@ class BenchPlanTest {
 
     @Test
     void skipMergesLimitReadsTheSameOnMachinesOfAnyMemorySoThatTheirResultsCompare() {
-        List<String> small = plan(new BenchPlan.Machine(2, 24 * GIB), "--preset", "seed", "--tasks", "2");
-        List<String> large = plan(new BenchPlan.Machine(2, 512 * GIB), "--preset", "seed", "--tasks", "2");
-        assertEquals(small.subList(1, small.size()), large.subList(1, large.size()),
-                "every configuration's JMH arguments are the same on both machines");
-        assertTrue(small.stream().anyMatch(l -> l.contains(" -p memoryLimit=none+none+none+machine+none ")),
-                String.valueOf(small));
-        assertTrue(small.stream().noneMatch(l -> l.matches(".*memoryLimit=[0-9].*")), String.valueOf(small));
+        Plan small = plan(new BenchPlan.Machine(2, 24 * GIB), "--preset", "seed", "--tasks", "2");
+        Plan large = plan(new BenchPlan.Machine(2, 512 * GIB), "--preset", "seed", "--tasks", "2");
+        assertEquals(small.configurations.stream().map(c -> c.memoryLimits).collect(Collectors.toList()),
+                large.configurations.stream().map(c -> c.memoryLimits).collect(Collectors.toList()),
+                "every configuration's limits are the same on both machines");
+        assertEquals(List.of("none", "none", "none", "machine", "none"), named(small, "small").memoryLimits);
+        assertTrue(small.configurations.stream().flatMap(c -> c.memoryLimits.stream())
+                .allMatch(l -> l.equals("none") || l.equals("machine")), "no machine's bytes");
     }
 
     @Test
     void theHeaderSaysWhereEachChoiceCameFromWithItsPlural() {
         BenchPlan.Machine twoProcessors = new BenchPlan.Machine(2, 24 * GIB);
-        String smoke = plan(twoProcessors, "--preset", "smoke").get(0);
+        String smoke = header(plan(twoProcessors, "--preset", "smoke")).get(0);
         assertTrue(smoke.startsWith("# smoke: size tiny (the preset's); 1 task at once (the preset's); scale 1 (the "
                 + "preset's); strategies per-batch,buffered,async,async:skipMerge=true,ideal (the preset's); codec "
                 + "lz4-block (the default); 0 warm-up waves (the preset's) and 2 measured rounds (the preset's) per "
                 + "configuration"), smoke);
-        String quick = plan(twoProcessors, "--preset", "quick", "--sizes", "tiny").get(0);
+        String quick = header(plan(twoProcessors, "--preset", "quick", "--sizes", "tiny")).get(0);
         assertTrue(quick.contains("; 2 tasks at once (one per processor: this machine has 2 processors);"), quick);
         assertTrue(quick.contains("size tiny (given)"), quick);
         assertTrue(quick.contains("1 warm-up wave of a quarter of every record (the preset's) and 3 measured rounds "
                 + "(the preset's)"), quick);
-        String one = plan(new BenchPlan.Machine(1, 24 * GIB), "--preset", "quick", "--sizes", "tiny").get(0);
+        String one = header(plan(new BenchPlan.Machine(1, 24 * GIB), "--preset", "quick", "--sizes", "tiny")).get(0);
         assertTrue(one.contains("; 1 task at once (one per processor: this machine has 1 processor);"), one);
-        String many = plan(new BenchPlan.Machine(64, 24 * GIB), "--preset", "quick", "--sizes", "tiny").get(0);
+        String many = header(plan(new BenchPlan.Machine(64, 24 * GIB), "--preset", "quick", "--sizes", "tiny"))
+                .get(0);
         assertTrue(many.contains("; 16 tasks at once (one per processor, at most 16: this machine has 64 "
                 + "processors);"), many);
-        String given = plan(twoProcessors, "--preset", "seed", "--sizes", "tiny", "--tasks", "3", "--warmups", "2",
-                "--iterations", "2", "--strategies", "buffered", "--codec", "none", "--scale", "1", "--paired", "off",
-                "--budget", "none").get(0);
+        String given = header(plan(twoProcessors, "--preset", "seed", "--sizes", "tiny", "--tasks", "3", "--warmups",
+                "2", "--iterations", "2", "--strategies", "buffered", "--codec", "none", "--scale", "1", "--paired",
+                "off", "--budget", "none")).get(0);
         assertTrue(given.contains("; 3 tasks at once (given); scale 1 (given); strategy buffered (given); codec none "
                 + "(given); 2 warm-up waves of a quarter of every record (given) and 2 measured waves (given) per "
                 + "configuration"), given);
@@ -183,20 +201,16 @@ class BenchPlanTest {
 
     @Test
     void theSmokePresetStaysSmall() {
-        List<String> lines = plan("--preset", "smoke");
-        assertEquals(List.of("tiny", "tiny-raw"), configs(lines).stream().map(l -> l.split("\\|")[0])
-                .collect(Collectors.toList()));
-        assertTrue(lines.stream().noneMatch(l -> l.startsWith("noise-floor")), String.valueOf(lines));
+        assertEquals(List.of("tiny", "tiny-raw"), names(plan("--preset", "smoke")));
     }
 
     @Test
-    void syncPutsTheDiskInEveryWriteAndRawWaveButNotInTheNoiseFloor() {
-        List<String> lines = plan("--preset", "seed", "--sync", "true");
-        assertTrue(lines.get(0).contains("fsync at every commit (given);"), lines.get(0));
-        for (String line : configs(lines)) {
-            assertEquals(!line.startsWith("noise-floor|"), (line + " ").contains(" -p sync=true "), line);
-        }
-        assertTrue(plan("--preset", "seed").stream().noneMatch(l -> l.contains("sync=true")), "sync is off by default");
+    void syncPutsTheDiskInEveryWriteAndRawWave() {
+        Plan plan = plan("--preset", "seed", "--sync", "true");
+        assertTrue(plan.header.get(0).contains("fsync at every commit (given);"), plan.header.get(0));
+        assertTrue(plan.configurations.stream().allMatch(c -> c.settings.sync), "every configuration's");
+        assertTrue(plan("--preset", "seed").configurations.stream().noneMatch(c -> c.settings.sync),
+                "sync is off by default");
         InvalidParameterException e = assertThrows(InvalidParameterException.class,
                 () -> plan("--preset", "seed", "--sync", "maybe"));
         assertEquals("--sync", e.parameter());
@@ -216,5 +230,14 @@ class BenchPlanTest {
                 () -> plan("--preset", "seed", "--iterations", "0"));
         assertEquals("--iterations", e.parameter());
         assertEquals("0", e.value());
+    }
+
+    @Test
+    void mainPrintsTheHeaderLines() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        assertEquals(0, BenchPlan.run(List.of("--preset", "smoke"), new PrintStream(bytes, true,
+                StandardCharsets.UTF_8)));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.startsWith("# smoke: ") && text.contains("\n# paired rounds "), text);
     }
 }

@@ -71,11 +71,9 @@ class CompareTest {
         }
         Path dir = file.getParent().resolve(file.getFileName() + ".run");
         java.nio.file.Files.createDirectories(dir.resolve("runs"));
-        java.nio.file.Files.writeString(dir.resolve("plan.txt"), "tiny|1|PairedWaveBenchmark -p "
-                + "strategies=per-batch+buffered -p size=tiny -wi 2 -i " + 2 * rounds + "\n");
         new SyntheticResults().paired("tiny", List.of("per-batch", "buffered"), "none", t)
                 .write(dir.resolve("runs/01-tiny-c1.json"));
-        new RunDirectory(dir).writeResults();
+        PairedDirectories.of(dir, "tiny", List.of("per-batch", "buffered")).writeResults();
         java.nio.file.Files.copy(dir.resolve("jmh-result.json"), file);
         return JmhResults.read(file);
     }

@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,13 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A paired configuration read back from its chunks (both designs), made into one result per strategy, compared pair
- * by pair; and what scripts/bench.sh is told to run next.
+ * by pair; and the chunks scripts/bench.sh's runner is given (WeightedShares).
  */
 class PairedRunTest {
     private static final List<String> STRATEGIES = List.of("per-batch", "buffered", "async:skipMerge=true", "ideal");
-    private static final String ARGS = "PairedWaveBenchmark -p strategies=per-batch+buffered+async:skipMerge=true+ideal"
-            + " -p memoryLimit=none+none+machine+none -p size=tiny -p tasks=1 -f 1 -foe true -wi 4 -i 12";
-
     /** Round r: per-batch 100 + 10r ms, buffered 80% of it, skip-merge 50%, ideal 40%: drift that pairs cancel. */
     private static double[][] rounds(int count, int from) {
         double[][] t = new double[count][];
@@ -34,22 +29,28 @@ class PairedRunTest {
         return t;
     }
 
-    private static RunDirectory runDirectory(Path dir) throws IOException {
+    /** A paired tiny of the four strategies, one warm-up wave and three rounds each, and its raw write. */
+    private static RunDirectory runDirectory(Path dir, String design) throws IOException {
         Files.createDirectories(dir.resolve("runs"));
-        Files.writeString(dir.resolve("plan.txt"), "# tiny\n# paired rounds\n#% paired=rounds budget=none\n"
-                + "tiny|100|" + ARGS + "\ntiny-raw|25|RawWriteBenchmark -p fileBytes=@wave.dataBytesPerTask:tiny\n");
-        return new RunDirectory(dir);
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("size", "tiny");
+        params.put("device", "native");
+        params.put("scale", "1");
+        params.put("tasks", "1");
+        params.put("codec", "lz4-block");
+        return new RunDirectory(dir, design, List.of(new RunDirectory.Config("01-tiny", "tiny", 100, STRATEGIES, 3,
+                params), new RunDirectory.Config("02-tiny-raw", "tiny-raw", 25, List.of(), 5, params)));
     }
 
     @Test
     void aRoundsForkIsDealtToItsStrategiesInRoundOrderAndEveryChunkIsAForkOfTheirRows(@TempDir Path dir)
             throws Exception {
-        RunDirectory run = runDirectory(dir);
+        RunDirectory run = runDirectory(dir, PairedRun.ROUNDS);
         new SyntheticResults().paired("tiny", STRATEGIES, "none+none+machine+none", rounds(3, 0))
                 .write(dir.resolve("runs/01-tiny-c1.json"));
         new SyntheticResults().paired("tiny", STRATEGIES, "none+none+machine+none", rounds(2, 3))
                 .write(dir.resolve("runs/01-tiny-c2.json"));
-        PairedRun paired = run.paired(run.config("01-tiny"), PairedRun.ROUNDS);
+        PairedRun paired = run.paired(run.config("01-tiny"));
         assertEquals(2, paired.chunks());
         assertEquals(5, paired.pairs());
         assertEquals(List.of(100.0, 110.0, 120.0, 130.0, 140.0), paired.times(0));
@@ -90,7 +91,7 @@ class PairedRunTest {
 
     @Test
     void theForksDesignPairsTheSameIterationOfEachStrategysForkOfAChunk(@TempDir Path dir) throws Exception {
-        RunDirectory run = runDirectory(dir);
+        RunDirectory run = runDirectory(dir, PairedRun.FORKS);
         double[][] t = rounds(3, 0);
         for (int s = 0; s < STRATEGIES.size(); s++) {
             List<Double> waves = new java.util.ArrayList<>();
@@ -101,65 +102,69 @@ class PairedRunTest {
                     STRATEGIES.get(s), "size", "tiny"), waves).write(dir.resolve("runs/01-tiny-c1-s" + s + ".json"));
         }
         assertEquals(PairedRun.FORKS, run.designOnDisk(run.config("01-tiny")));
-        PairedRun paired = run.paired(run.config("01-tiny"), PairedRun.FORKS);
+        PairedRun paired = run.paired(run.config("01-tiny"));
         assertEquals(3, paired.pairs());
         assertEquals(0.5, Comparisons.mapper(paired).get(1).ratio, 1e-9);
     }
 
     @Test
     void aChunkWhoseStrategiesDoNotPairUpIsRefused(@TempDir Path dir) throws Exception {
-        RunDirectory run = runDirectory(dir);
+        RunDirectory run = runDirectory(dir, PairedRun.FORKS);
         for (int s = 0; s < STRATEGIES.size(); s++) {
             new SyntheticResults().other("dev.sluice.jmh.write.ShuffleWriteBenchmark.wave", Map.of("strategy",
                     STRATEGIES.get(s)), s == 2 ? List.of(1.0, 2.0) : List.of(1.0, 2.0, 3.0))
                     .write(dir.resolve("runs/01-tiny-c1-s" + s + ".json"));
         }
-        IOException e = assertThrows(IOException.class, () -> run.paired(run.config("01-tiny"), PairedRun.FORKS));
+        IOException e = assertThrows(IOException.class, () -> run.paired(run.config("01-tiny")));
         assertTrue(e.getMessage().contains("they do not pair up"), e.getMessage());
-    }
-
-    private static String next(RunDirectory run, String design, double left) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        NextChunk.next(run, "01-tiny", design, left, 0, new StoppingRule(), new PrintStream(bytes, true,
-                StandardCharsets.UTF_8));
-        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     @Test
     void withoutABudgetAConfigurationRunsThePlansRoundsOnceThenStops(@TempDir Path dir) throws Exception {
-        RunDirectory run = runDirectory(dir);
-        assertEquals("01-tiny-c1|PairedWaveBenchmark -p strategies=per-batch+buffered+async:skipMerge=true+ideal -p "
-                + "memoryLimit=none+none+machine+none -p size=tiny -p tasks=1 -f 1 -foe true -wi 4 -i 12\n",
-                next(run, PairedRun.ROUNDS, Double.POSITIVE_INFINITY));
+        RunDirectory run = runDirectory(dir, PairedRun.ROUNDS);
+        ChunkSchedule schedule = new WeightedShares(run, 0, new StoppingRule());
+        assertEquals(null, schedule.reach(run.config("01-tiny"), 0, 0), "no budget to share");
+        ChunkSchedule.Step first = schedule.next(0);
+        assertEquals(ChunkSchedule.Step.Kind.CHUNK, first.kind);
+        assertEquals(List.of("01-tiny", 1, 3), List.of(first.config.run, first.chunk, first.rounds),
+                "the plan's rounds in the first chunk");
         new SyntheticResults().paired("tiny", STRATEGIES, "none+none+machine+none", rounds(3, 0))
                 .write(dir.resolve("runs/01-tiny-c1.json"));
-        assertEquals("stop|rounds: the 3 rounds asked for, without a budget\n",
-                next(run, PairedRun.ROUNDS, Double.POSITIVE_INFINITY));
-        String stop = Files.readString(dir.resolve("stops/01-tiny.json"));
-        assertTrue(stop.contains("\"reason\" : \"rounds\"") && stop.contains("\"pairs\" : 3"), stop);
-    }
-
-    @Test
-    void theForksDesignRunsOneForkPerStrategyEachChunkStartingOneFurtherOnWithItsOwnLimit(@TempDir Path dir)
-            throws Exception {
-        RunDirectory run = runDirectory(dir);
-        String[] lines = next(run, PairedRun.FORKS, Double.POSITIVE_INFINITY).split("\n");
-        assertEquals(4, lines.length);
-        assertEquals("01-tiny-c1-s0|ShuffleWriteBenchmark -p strategy=per-batch -p memoryLimit=none -p size=tiny -p "
-                + "tasks=1 -f 1 -foe true -wi 1 -i 3", lines[0]);
-        assertTrue(lines[2].startsWith("01-tiny-c1-s2|ShuffleWriteBenchmark -p strategy=async:skipMerge=true -p "
-                + "memoryLimit=machine "), lines[2]);
+        ChunkSchedule.Step stop = schedule.next(5);
+        assertEquals(ChunkSchedule.Step.Kind.STOP, stop.kind);
+        assertEquals("rounds: the 3 rounds asked for, without a budget", stop.decision.reason.text + ": "
+                + stop.decision.why);
+        assertEquals(ChunkSchedule.Step.Kind.DONE, schedule.next(5).kind, "nothing more until the next size");
+        String json = Files.readString(dir.resolve("stops/01-tiny.json"));
+        assertTrue(json.contains("\"reason\" : \"rounds\"") && json.contains("\"pairs\" : 3"), json);
+        assertTrue(json.contains("\"size\" : \"tiny\"") && json.contains("\"seconds\" : 5.0"), json);
     }
 
     @Test
     void underABudgetAReachedConfigurationStopsAndSaysSo(@TempDir Path dir) throws Exception {
-        RunDirectory run = runDirectory(dir);
+        RunDirectory run = runDirectory(dir, PairedRun.ROUNDS);
         new SyntheticResults().paired("tiny", STRATEGIES, "none+none+machine+none", rounds(3, 0))
                 .write(dir.resolve("runs/01-tiny-c1.json"));
-        Files.writeString(dir.resolve("timing.tsv"), "01-tiny-c1\t5.000\n");
-        String out = next(run, PairedRun.ROUNDS, 100);
-        assertTrue(out.startsWith("stop|reached: every interval within 5% of its ratio after 3 pairs"), out);
+        run.time("01-tiny-c1", 5_000_000_000L);
+        // 125 s among weights 100 (tiny) and 25 (its raw write): tiny's share is 100 s.
+        ChunkSchedule schedule = new WeightedShares(run, 125, new StoppingRule());
+        assertEquals("share of the budget: 100s", schedule.reach(run.config("01-tiny"), 0, 0));
+        ChunkSchedule.Step step = schedule.next(0);
+        assertEquals(ChunkSchedule.Step.Kind.STOP, step.kind);
+        assertEquals(StoppingRule.Reason.REACHED, step.decision.reason);
+        assertTrue(step.decision.why.startsWith("every interval within 5% of its ratio after 3 pairs"),
+                step.decision.why);
         assertEquals(110, Math.round(run.metric("tiny", "query.readMillis") * 10),
-                "the @ reference of a paired size reads its baseline's waves");
+                "a paired size's metric reads its baseline's waves");
+    }
+
+    @Test
+    void underABudgetTheShareIsOfWhatIsLeftByWeight(@TempDir Path dir) throws Exception {
+        RunDirectory run = runDirectory(dir, PairedRun.ROUNDS);
+        ChunkSchedule schedule = new WeightedShares(run, 125, new StoppingRule());
+        // 25 s spent, nothing done yet: 100 s left, tiny's 100 of the 125 still to run.
+        assertEquals("share of the budget: 80s", schedule.reach(run.config("01-tiny"), 25, 0));
+        ChunkSchedule.Step first = schedule.next(25);
+        assertEquals(StoppingRule.FIRST_ROUNDS, first.rounds, "the stopping rule's first chunk");
     }
 }

@@ -159,8 +159,6 @@ class SeedReportTest {
     void aPairedRunGetsItsImprovementsFromThePairsWithIntervalsAndASectionOfItsOwn(@TempDir Path dir)
             throws Exception {
         Files.createDirectories(dir.resolve("runs"));
-        Files.writeString(dir.resolve("plan.txt"), "tiny|1|PairedWaveBenchmark -p strategies=per-batch+buffered+ideal"
-                + " -p size=tiny -wi 3 -i 15\n");
         double[][] t = new double[5][];
         for (int r = 0; r < 5; r++) {
             // The machine drifts by 20% over the rounds; buffered takes 75% of per-batch's time, ideal 50%.
@@ -169,7 +167,7 @@ class SeedReportTest {
         }
         new SyntheticResults().paired("tiny", List.of("per-batch", "buffered", "ideal"), "none", t)
                 .write(dir.resolve("runs/01-tiny-c1.json"));
-        new RunDirectory(dir).writeResults();
+        PairedDirectories.of(dir, "tiny", List.of("per-batch", "buffered", "ideal")).writeResults();
         Path report = new SeedReport(JmhResults.read(dir.resolve("jmh-result.json")), Environment.read(
                 dir.resolve("none.json")), "jmh-result.json", null).write(dir.resolve("report"));
         String text = Files.readString(report, StandardCharsets.UTF_8);

@@ -1,0 +1,359 @@
+package dev.sluice.jmh.run;
+
+import dev.sluice.jmh.SluiceBenchmarks;
+import dev.sluice.report.BenchPlan;
+import dev.sluice.report.ChunkSchedule;
+import dev.sluice.report.Plan;
+import dev.sluice.report.Plan.Configuration;
+import dev.sluice.report.ReportTools;
+import dev.sluice.report.RunDirectory;
+import dev.sluice.report.StoppingRule;
+import dev.sluice.report.WeightedShares;
+import dev.sluice.spi.InvalidParameterException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * scripts/bench.sh's runner: takes its options, makes the plan ({@link BenchPlan}), runs every configuration through
+ * JMH's {@link Runner} in forks of its own, a paired one in the chunks its {@link ChunkSchedule} asks for, and writes
+ * the run directory: {@code plan.txt} (the plan as run, for people), {@code runs/} and {@code logs/} (each JMH run's
+ * result and output), {@code timing.tsv}, {@code verified/}, then {@code jmh-result.json}, {@code comparisons.json}
+ * and {@code stops.json} ({@link RunDirectory}), {@code environment.json} and the report; progress on stderr, the
+ * report's path last on stdout. Exit status: 0 done, 1 a benchmark failed, 2 bad arguments.
+ *
+ * <p>Run by scripts/bench.sh with {@code SLUICE_ROOT} (the repository) and the class path of benchmarks.jar and
+ * {@code SLUICE_CLASSPATH}, which JMH's forks inherit.
+ */
+public final class BenchRunner {
+    /** The options that take a value; {@code --jdk} is the launcher's, accepted here and not used. */
+    static final List<String> OPTIONS = List.of("--preset", "--strategies", "--sizes", "--scale", "--tasks", "--codec",
+            "--sync", "--warmups", "--warmup-records", "--iterations", "--paired", "--budget", "--device",
+            "--producer", "--jdk", "--out");
+    /** The secondary result the raw write takes its size from (WaveFigures writes it): a data file's bytes per task. */
+    static final String DATA_BYTES_PER_TASK = "wave.dataBytesPerTask";
+    /** The lines of a failed run's log that are printed. */
+    private static final int TAIL = 30;
+
+    private final String script = "bench.sh";
+    /**
+     * The repository, for the default {@code --out} and the git commit: {@code SLUICE_ROOT}, set by the launcher (an
+     * environment variable, not a system property, as JMH gives its forks this JVM's flags).
+     */
+    private final Path root = Paths.get(System.getenv().getOrDefault("SLUICE_ROOT", ".")).toAbsolutePath()
+            .normalize();
+    private final PrintStream err = System.err;
+    private Path out;
+    private RunDirectory directory;
+    /** The results of every configuration run in one fork of its own, by name. */
+    private final Map<String, Collection<RunResult>> results = new HashMap<>();
+
+    /** A usage error: exit status 2. */
+    static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** A benchmark failed, and its log's end was printed: exit status 1. */
+    static final class BenchmarkFailed extends Exception {
+        private static final long serialVersionUID = 1L;
+    }
+
+    public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true");
+        BenchRunner runner = new BenchRunner();
+        int status;
+        try {
+            status = runner.run(List.of(args));
+        } catch (UsageException e) {
+            status = runner.usageError(e.getMessage());
+        } catch (InvalidParameterException e) {
+            status = runner.usageError("invalid " + e.parameter() + " '" + e.value() + "': allowed is " + e.allowed());
+        } catch (BenchmarkFailed e) {
+            status = 1;
+        } catch (Exception e) {
+            System.err.println(runner.script + ": " + e);
+            status = 1;
+        }
+        System.exit(status);
+    }
+
+    private int usageError(String message) {
+        err.println(script + ": " + message);
+        err.println(script + ": see '" + script + " --help'");
+        return 2;
+    }
+
+    int run(List<String> args) throws Exception {
+        List<String> planArgs = new ArrayList<>();
+        String given = null;
+        for (int i = 0; i < args.size(); i += 2) {
+            String name = args.get(i);
+            if (name.equals("--help") || name.equals("-h")) {
+                System.out.print(usage());
+                return 0;
+            }
+            if (!OPTIONS.contains(name)) {
+                throw new UsageException("unknown argument '" + name + "': allowed are " + String.join(", ", OPTIONS)
+                        + ", --help");
+            }
+            if (i + 1 >= args.size() || args.get(i + 1).isEmpty()) {
+                throw new UsageException(name + " needs a value");
+            }
+            if (name.equals("--out")) {
+                given = args.get(i + 1);
+            } else if (!name.equals("--jdk")) {
+                planArgs.addAll(List.of(name, args.get(i + 1)));
+            }
+        }
+        Plan plan = BenchPlan.plan(planArgs);
+        out = given != null ? Paths.get(given) : root.resolve("jmh/target/bench").resolve(plan.preset + "-"
+                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        checkOut(given != null ? given : out.toString());
+        // The code measured is the code at the start.
+        String commit = commit();
+        Files.createDirectories(out.resolve("runs"));
+        Files.createDirectories(out.resolve("logs"));
+        out = out.toAbsolutePath().normalize();
+        directory = new RunDirectory(out, plan);
+        writePlan(plan);
+        runAll(plan);
+        directory.writeResults();
+        Path result = out.resolve("jmh-result.json");
+        Path environment = out.resolve("environment.json");
+        ReportTools.environment(environment, Paths.get(System.getenv().getOrDefault("TMPDIR", "/tmp")),
+                System.getProperty("java.vendor") + " " + System.getProperty("java.vm.version"), commit, result);
+        Path report = plan.preset.equals("balance") ? ReportTools.balance(result, out.resolve("report"))
+                : ReportTools.report(result, out.resolve("report"), environment);
+        err.println(script + ": finished " + plan.configurations.size() + " configurations in " + (now() - started)
+                + "s");
+        System.out.println(report);
+        return 0;
+    }
+
+    private long started;
+
+    private void runAll(Plan plan) throws Exception {
+        List<Configuration> configs = plan.configurations;
+        List<RunDirectory.Config> named = directory.configs();
+        long total = configs.stream().mapToLong(c -> c.weight).sum();
+        ChunkSchedule schedule = new WeightedShares(directory, plan.budget, new StoppingRule());
+        int n = configs.size();
+        long done = 0;
+        started = now();
+        err.println(script + ": " + n + " configurations into " + out);
+        err.println(script + ": " + plan.header.get(0));
+        if (!plan.design.equals(BenchPlan.OFF)) {
+            err.println(script + ": " + plan.header.get(plan.header.size() - 1));
+        }
+        for (int i = 0; i < n; i++) {
+            Configuration c = configs.get(i);
+            String run = named.get(i).run;
+            long elapsed = now() - started;
+            String left = plan.budget > 0 ? Math.max(plan.budget - elapsed, 0) + "s of the " + plan.budget
+                    + "s budget left" : done > 0 ? "about " + elapsed * (total - done) / done + "s left"
+                    : "time left unknown yet";
+            err.println(script + ": [" + (i + 1) + "/" + n + "] " + c.name + " (elapsed " + elapsed + "s, " + left
+                    + ")");
+            long t0 = now();
+            switch (c.kind) {
+                case NOISE_FLOOR:
+                    results.put(c.name, jmh(Runs.noiseFloor(c, run)));
+                    break;
+                case SINGLE:
+                    results.put(c.name, jmh(Runs.single(c, run)));
+                    break;
+                case RAW_WRITE:
+                    long bytes = dataBytesPerTask(c.rawOf);
+                    err.println(script + ":   " + Params.FILE_BYTES + " = " + bytes + " (" + c.rawOf + "'s "
+                            + DATA_BYTES_PER_TASK + ")");
+                    jmh(Runs.raw(c, run, bytes));
+                    break;
+                case PAIRED:
+                    String share = schedule.reach(named.get(i), t0 - started, done);
+                    if (share != null) {
+                        err.println(script + ":   " + share);
+                    }
+                    chunks(plan, schedule);
+                    break;
+                default:
+                    throw new IllegalStateException("no runs for " + c.kind);
+            }
+            done += c.weight;
+            err.println(script + ": [" + (i + 1) + "/" + n + "] done in " + (now() - t0) + "s");
+        }
+    }
+
+    /** The chunks the schedule asks for, until it has none for now. */
+    private void chunks(Plan plan, ChunkSchedule schedule) throws Exception {
+        List<RunDirectory.Config> named = directory.configs();
+        while (true) {
+            ChunkSchedule.Step step = schedule.next(now() - started);
+            if (step.kind == ChunkSchedule.Step.Kind.DONE) {
+                return;
+            }
+            int place = named.indexOf(step.config);
+            if (step.kind == ChunkSchedule.Step.Kind.STOP) {
+                err.println(script + ": [" + (place + 1) + "/" + named.size() + "] " + step.config.name + " stopped: "
+                        + step.decision.reason.text + ": " + step.decision.why);
+                continue;
+            }
+            for (JmhRun r : Runs.chunk(plan.configurations.get(place), plan.design, step.config.run, step.chunk,
+                    step.rounds)) {
+                err.println(script + ":   " + r.file.substring(step.config.run.length() + 1) + ": "
+                        + r.benchmark.getSimpleName() + " -i " + r.iterations);
+                jmh(r);
+            }
+        }
+    }
+
+    /** The data file's bytes per task of configuration {@code name}: of its first strategy where it is paired. */
+    private long dataBytesPerTask(String name) throws IOException {
+        Collection<RunResult> single = results.get(name);
+        if (single == null) {
+            return Math.round(directory.metric(name, DATA_BYTES_PER_TASK));
+        }
+        for (RunResult r : single) {
+            if (r.getSecondaryResults().containsKey(DATA_BYTES_PER_TASK)) {
+                return Math.round(r.getSecondaryResults().get(DATA_BYTES_PER_TASK).getScore());
+            }
+        }
+        throw new IOException(name + " has no " + DATA_BYTES_PER_TASK);
+    }
+
+    /**
+     * One JMH run: its result into {@code runs/FILE.json}, its output into {@code logs/FILE.log}, its wall time into
+     * {@code timing.tsv}. A size's first strategy verifies its outputs row by row and records their digests in
+     * {@code verified/}; the others' equal bytes are then verified by digest (dev.sluice.core.verify.VerifiedDigests).
+     */
+    private Collection<RunResult> jmh(JmhRun run) throws Exception {
+        long t0 = System.nanoTime();
+        Path log = out.resolve("logs").resolve(run.file + ".log");
+        List<String> flags = SluiceBenchmarks.forkFlags(run.params, out.resolve("verified").toString());
+        Collection<RunResult> results;
+        PrintStream stdout = System.out;
+        PrintStream stderr = System.err;
+        try (PrintStream output = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
+            // JMH writes what the fork prints to this JVM's own stdout and stderr: into the log, with JMH's output.
+            System.setOut(output);
+            System.setErr(output);
+            try {
+                results = new Runner(run.options(out.resolve("runs").resolve(run.file + ".json"), flags),
+                        OutputFormatFactory.createFormatInstance(output, VerboseMode.NORMAL)).run();
+            } catch (RunnerException e) {
+                output.print("ERROR: ");
+                e.printStackTrace(output);
+                results = null;
+            } finally {
+                System.setOut(stdout);
+                System.setErr(stderr);
+            }
+        }
+        if (results == null) {
+            err.println(script + ": " + run.file.substring(run.file.indexOf('-') + 1) + " failed; the end of " + log
+                    + ":");
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            lines.subList(Math.max(0, lines.size() - TAIL), lines.size()).forEach(err::println);
+            throw new BenchmarkFailed();
+        }
+        directory.time(run.file, System.nanoTime() - t0);
+        return results;
+    }
+
+    /** plan.txt: the header lines, then each configuration's name, weight and first JMH runs, as JMH would say them. */
+    private void writePlan(Plan plan) throws IOException {
+        List<String> lines = new ArrayList<>();
+        plan.header.forEach(h -> lines.add("# " + h));
+        List<RunDirectory.Config> named = directory.configs();
+        for (int i = 0; i < plan.configurations.size(); i++) {
+            Configuration c = plan.configurations.get(i);
+            List<String> described = new ArrayList<>();
+            Runs.planned(c, plan.design, named.get(i).run).forEach(r -> described.add(r.describe()));
+            lines.add(c.name + "|" + c.weight + "|" + String.join("; ", described));
+        }
+        Files.write(out.resolve("plan.txt"), lines, StandardCharsets.UTF_8);
+    }
+
+    /** Refuses an --out that holds a run, an interrupted run's results (they would join this run's), or is a file. */
+    private void checkOut(String given) throws UsageException, IOException {
+        if (Files.exists(out.resolve("jmh-result.json"))) {
+            throw new UsageException("invalid --out '" + given + "': it already holds a run (jmh-result.json)");
+        }
+        if (Files.exists(out) && !Files.isDirectory(out)) {
+            throw new UsageException("invalid --out '" + given + "': it exists and is not a directory");
+        }
+        Path runs = out.resolve("runs");
+        if (Files.isDirectory(runs)) {
+            try (Stream<Path> files = Files.list(runs)) {
+                if (files.anyMatch(f -> f.getFileName().toString().endsWith(".json"))) {
+                    throw new UsageException("invalid --out '" + given + "': it holds an interrupted run's results "
+                            + "(runs/*.json); remove that run or choose another --out");
+                }
+            }
+        }
+    }
+
+    /** The repository's commit, marked where tracked files have changes; {@code unknown} outside a git checkout. */
+    private String commit() {
+        String head = git("rev-parse", "HEAD");
+        if (head == null || head.isBlank()) {
+            return "unknown";
+        }
+        String status = git("status", "--porcelain");
+        boolean changed = status != null && status.lines().anyMatch(l -> !l.startsWith("??"));
+        return head.trim() + (changed ? " (with uncommitted changes)" : "");
+    }
+
+    private String git(String... args) {
+        List<String> command = new ArrayList<>(List.of("git", "-C", root.toString()));
+        command.addAll(List.of(args));
+        try {
+            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String text;
+            try (InputStream in = p.getInputStream()) {
+                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            return p.waitFor() == 0 ? text : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** The usage text (bench-usage.txt beside this class). */
+    static String usage() throws IOException {
+        try (InputStream in = BenchRunner.class.getResourceAsStream("bench-usage.txt")) {
+            if (in == null) {
+                throw new IOException("bench-usage.txt is missing from the class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Seconds since the epoch, as the run's progress counts them. */
+    private static long now() {
+        return System.currentTimeMillis() / 1000;
+    }
+}

@@ -1,0 +1,110 @@
+package dev.sluice.report;
+
+import java.util.List;
+
+/**
+ * A benchmark matrix as {@link BenchPlan} decided it: header lines (what was chosen and why, for people), the paired
+ * design, the time budget and the configurations in the order they run. It names no JMH argument: the runner
+ * ({@code dev.sluice.jmh.run}) makes each configuration's JMH options from it.
+ */
+public final class Plan {
+    /** The preset the plan started from. */
+    public final String preset;
+    /** What was chosen, each with where it came from, one sentence a line. */
+    public final List<String> header;
+    /** {@link BenchPlan#ROUNDS}, {@link BenchPlan#FORKS} or {@link BenchPlan#OFF}. */
+    public final String design;
+    /** The time budget of adaptive stopping in seconds, or 0 for none (each paired configuration's rounds, once). */
+    public final long budget;
+    public final List<Configuration> configurations;
+
+    Plan(String preset, List<String> header, String design, long budget, List<Configuration> configurations) {
+        this.preset = preset;
+        this.header = List.copyOf(header);
+        this.design = design;
+        this.budget = budget;
+        this.configurations = List.copyOf(configurations);
+    }
+
+    /** What every configuration of a plan shares. */
+    public static final class Settings {
+        public final String scale;
+        public final String tasks;
+        public final String codec;
+        /** What makes each batch before it is written; null for none. */
+        public final String producer;
+        /** What warm-up waves write: {@code quarter} or {@code full}. */
+        public final String warmUp;
+        /** Whether every commit forces its files to the device. */
+        public final boolean sync;
+
+        Settings(String scale, String tasks, String codec, String producer, String warmUp, boolean sync) {
+            this.scale = scale;
+            this.tasks = tasks;
+            this.codec = codec;
+            this.producer = producer;
+            this.warmUp = warmUp;
+            this.sync = sync;
+        }
+    }
+
+    /** One configuration: what runs, at which size on which device, with how many waves. */
+    public static final class Configuration {
+        /** What a configuration measures. */
+        public enum Kind {
+            /** The machine's own spread: the same constant work every iteration. */
+            NOISE_FLOOR,
+            /** A size's strategies against each other, pair by pair, in chunks of rounds. */
+            PAIRED,
+            /** One strategy in a fork of its own. */
+            SINGLE,
+            /** The storage's reference: as many bytes as {@link #rawOf}'s first strategy committed, written in turn. */
+            RAW_WRITE
+        }
+
+        public final Kind kind;
+        /** The configuration's name ({@code tiny}, {@code small-raw}, {@code noise-floor}). */
+        public final String name;
+        /** Its share of the run's time, relative to the others'. */
+        public final long weight;
+        /** The data size; null for the noise floor. */
+        public final String size;
+        /** The device its files go to ({@code native} or a spec). */
+        public final String device;
+        /** The strategies, the baseline first; one for {@link Kind#SINGLE}, none for the others. */
+        public final List<String> strategies;
+        /** Each strategy's memory limit ({@link BenchPlan#NO_LIMIT} or {@code machine}). */
+        public final List<String> memoryLimits;
+        /** Warm-up waves, per strategy where paired. */
+        public final int warmups;
+        /** Measured waves; paired, rounds of the first chunk (or of the only one, without a budget). */
+        public final int iterations;
+        /** {@link Kind#RAW_WRITE}: the configuration whose first strategy's data files' size it writes. */
+        public final String rawOf;
+        public final Settings settings;
+
+        Configuration(Kind kind, String name, long weight, String size, String device, List<String> strategies,
+                      List<String> memoryLimits, int warmups, int iterations, String rawOf, Settings settings) {
+            this.kind = kind;
+            this.name = name;
+            this.weight = weight;
+            this.size = size;
+            this.device = device;
+            this.strategies = List.copyOf(strategies);
+            this.memoryLimits = List.copyOf(memoryLimits);
+            this.warmups = warmups;
+            this.iterations = iterations;
+            this.rawOf = rawOf;
+            this.settings = settings;
+        }
+
+        public boolean paired() {
+            return kind == Kind.PAIRED;
+        }
+
+        /** Whether any strategy needs a memory limit (then each gets its own, {@link #memoryLimits}). */
+        public boolean limited() {
+            return memoryLimits.stream().anyMatch(l -> !l.equals(BenchPlan.NO_LIMIT));
+        }
+    }
+}
