@@ -1,5 +1,6 @@
 package dev.sluice.jmh.run;
 
+import dev.sluice.core.run.Metric;
 import dev.sluice.jmh.SluiceBenchmarks;
 import dev.sluice.report.BenchPlan;
 import dev.sluice.report.ChunkSchedule;
@@ -48,7 +49,7 @@ public final class BenchRunner {
             "--sync", "--warmups", "--warmup-records", "--iterations", "--paired", "--budget", "--device",
             "--producer", "--jdk", "--out");
     /** The secondary result the raw write takes its size from (WaveFigures writes it): a data file's bytes per task. */
-    static final String DATA_BYTES_PER_TASK = "wave.dataBytesPerTask";
+    static final String DATA_BYTES_PER_TASK = Metric.WAVE_DATA_BYTES_PER_TASK.key();
     /** The lines of a failed run's log that are printed. */
     private static final int TAIL = 30;
 
