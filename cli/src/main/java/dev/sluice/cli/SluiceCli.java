@@ -1,7 +1,7 @@
 package dev.sluice.cli;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.memory.DoesNotFitException;
+import dev.sluice.spi.InvalidParameterException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.sluice.cli;
 
 import dev.sluice.core.strategy.Presets;
-import dev.sluice.spi.ShuffleWriterFactory;
 import dev.sluice.core.strategy.ShuffleWriters;
 import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.ShuffleWriterFactory;
 import dev.sluice.spi.option.StrategyOption;
 import java.io.PrintStream;
 import java.util.List;

@@ -1,15 +1,15 @@
 package dev.sluice.cli;
 
-import dev.sluice.core.device.EmulatedDevice;
 import static dev.sluice.core.device.DeviceTraces.assertNothingLeft;
 import static dev.sluice.core.device.DeviceTraces.imageOf;
 import static dev.sluice.core.device.DeviceTraces.majMinOf;
 import static dev.sluice.core.device.DeviceTraces.records;
-import dev.sluice.core.device.TaskRateCache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.device.EmulatedDevice;
+import dev.sluice.core.device.TaskRateCache;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

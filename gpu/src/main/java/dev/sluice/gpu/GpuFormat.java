@@ -1,9 +1,9 @@
 package dev.sluice.gpu;
 
 import ai.rapids.cudf.HostColumnVector;
+import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.spi.Payload;
-import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.spi.StreamFormat;
 import java.io.IOException;
 import java.io.InputStream;

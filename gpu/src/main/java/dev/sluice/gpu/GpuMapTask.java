@@ -1,9 +1,9 @@
 package dev.sluice.gpu;
 
 import dev.sluice.spi.MapOutput;
-import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.MapTask;
 import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.ShuffleWriter;
 import java.util.ArrayList;
 import java.util.List;

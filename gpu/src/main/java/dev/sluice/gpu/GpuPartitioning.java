@@ -1,8 +1,8 @@
 package dev.sluice.gpu;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.input.SchemaSpec;
 import dev.sluice.core.partition.SparkMurmur3;
+import dev.sluice.spi.InvalidParameterException;
 import java.util.Locale;
 import java.util.Random;
 import org.apache.arrow.vector.BigIntVector;

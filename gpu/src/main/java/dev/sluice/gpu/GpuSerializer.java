@@ -1,7 +1,7 @@
 package dev.sluice.gpu;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.spi.InvalidParameterException;
 import java.util.Locale;
 import org.apache.arrow.vector.types.pojo.Schema;
 

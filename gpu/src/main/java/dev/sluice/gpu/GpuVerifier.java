@@ -1,7 +1,7 @@
 package dev.sluice.gpu;
 
-import dev.sluice.spi.PartitionReader;
 import dev.sluice.core.verify.VerificationResult;
+import dev.sluice.spi.PartitionReader;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;

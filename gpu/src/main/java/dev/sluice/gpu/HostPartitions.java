@@ -1,8 +1,8 @@
 package dev.sluice.gpu;
 
 import ai.rapids.cudf.HostColumnVector;
-import dev.sluice.spi.InputBatch;
 import dev.sluice.core.partition.PartitionedInput;
+import dev.sluice.spi.InputBatch;
 import dev.sluice.spi.ShuffleRecord;
 import java.util.ArrayList;
 import java.util.Arrays;

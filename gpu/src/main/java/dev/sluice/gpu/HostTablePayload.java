@@ -2,13 +2,13 @@ package dev.sluice.gpu;
 
 import ai.rapids.cudf.HostColumnVector;
 import dev.sluice.core.serde.Counting;
-import dev.sluice.spi.Payload;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.spi.Payload;
+import dev.sluice.spi.memory.HostAllocator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
-import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * One partition's rows of one GPU batch's host copy, serialized by a cuDF table serializer into the map task's codec

@@ -1,6 +1,5 @@
 package dev.sluice.gpu;
 
-import dev.sluice.core.memory.ArrowHostAllocator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,16 +10,17 @@ import ai.rapids.cudf.PartitionedTable;
 import ai.rapids.cudf.PinnedMemoryPool;
 import ai.rapids.cudf.Table;
 import dev.sluice.core.input.MapTaskInput;
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.spi.PartitionReader;
-import dev.sluice.spi.ShuffleRecord;
+import dev.sluice.core.memory.ArrowHostAllocator;
 import dev.sluice.core.partition.SparkMurmur3;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.spi.MapTask;
+import dev.sluice.spi.PartitionReader;
 import dev.sluice.spi.ShuffleExecutor;
-import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.testkit.Leaks;
 import java.io.ByteArrayOutputStream;
 import java.nio.channels.Channels;

@@ -1,17 +1,17 @@
 package dev.sluice.gpu;
 
-import dev.sluice.core.memory.ArrowHostAllocator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.rapids.cudf.HostColumnVector;
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.input.MapTaskInput;
-import dev.sluice.spi.PartitionReader;
-import dev.sluice.spi.ShuffleRecord;
+import dev.sluice.core.memory.ArrowHostAllocator;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.VerificationResult;
+import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.PartitionReader;
+import dev.sluice.spi.ShuffleRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;

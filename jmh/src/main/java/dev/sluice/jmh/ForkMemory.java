@@ -1,11 +1,10 @@
 package dev.sluice.jmh;
 
+import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.jmh.state.MemoryLimit;
 import dev.sluice.spi.Bytes;
 import dev.sluice.spi.MemoryPlan;
 import dev.sluice.spi.TaskShape;
-import dev.sluice.core.run.Workload;
-import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.WriterConfig;
 import java.nio.file.Path;
 import java.util.Collection;

@@ -1,11 +1,11 @@
 package dev.sluice.jmh;
 
-import dev.sluice.jmh.profile.ShuffleIoProfiler;
-import dev.sluice.jmh.state.WriterSettings;
-import dev.sluice.jmh.write.IterationState;
 import dev.sluice.core.run.Workload;
 import dev.sluice.jmh.link.NamespacedForks;
+import dev.sluice.jmh.profile.ShuffleIoProfiler;
 import dev.sluice.jmh.run.Params;
+import dev.sluice.jmh.state.WriterSettings;
+import dev.sluice.jmh.write.IterationState;
 import dev.sluice.network.link.LinkSpec;
 import dev.sluice.spi.InvalidParameterException;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.sluice.network;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.partition.PartitionedInput;
 import dev.sluice.core.serde.ArrowIpcFormat;
+import dev.sluice.spi.InvalidParameterException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;

@@ -1,10 +1,10 @@
 package dev.sluice.network;
 
+import dev.sluice.core.memory.ArrowHostAllocator;
 import dev.sluice.spi.Payload;
 import dev.sluice.spi.StreamFormat;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
-import dev.sluice.core.memory.ArrowHostAllocator;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**

@@ -3,11 +3,11 @@ package dev.sluice.network;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.input.BatchGenerator;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.input.MapTaskInput;
+import dev.sluice.spi.InvalidParameterException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

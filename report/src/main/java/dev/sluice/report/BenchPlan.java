@@ -1,18 +1,18 @@
 package dev.sluice.report;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.device.DeviceSpec;
-import dev.sluice.core.run.Producer;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.run.BenchmarkTerms;
+import dev.sluice.core.run.Producer;
 import dev.sluice.core.run.SeedScale;
 import dev.sluice.core.run.Workload;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.strategy.Presets;
 import dev.sluice.core.strategy.StrategySpec;
-import dev.sluice.spi.WriterConfig;
 import dev.sluice.report.Plan.Configuration;
 import dev.sluice.report.Plan.Settings;
+import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.WriterConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

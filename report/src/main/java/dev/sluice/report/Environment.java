@@ -1,11 +1,11 @@
 package dev.sluice.report;
 
-import dev.sluice.core.run.Metric;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.EmulatedDevice;
+import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;

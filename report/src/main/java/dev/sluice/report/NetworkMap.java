@@ -1,9 +1,9 @@
 package dev.sluice.report;
 
-import dev.sluice.core.run.BenchmarkName;
-import dev.sluice.core.run.Metric;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.core.run.BenchmarkName;
+import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.sluice.report;
 
-import dev.sluice.core.run.Metric;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

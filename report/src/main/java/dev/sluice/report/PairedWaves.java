@@ -1,8 +1,8 @@
 package dev.sluice.report;
 
-import dev.sluice.core.run.Metric;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.sluice.report;
 
+import dev.sluice.core.input.DataSize;
 import dev.sluice.core.run.BenchmarkName;
 import dev.sluice.core.run.Metric;
-import dev.sluice.core.input.DataSize;
 import dev.sluice.spi.Bytes;
 import java.io.PrintStream;
 import java.nio.file.Files;

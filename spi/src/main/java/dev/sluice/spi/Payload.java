@@ -1,5 +1,6 @@
 package dev.sluice.spi;
 
+import dev.sluice.spi.memory.HostAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
@@ -7,7 +8,6 @@ import java.nio.channels.WritableByteChannel;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
-import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * The contents of one shuffle record, in whatever form the map task made them (an Arrow slice, cuDF host columns,

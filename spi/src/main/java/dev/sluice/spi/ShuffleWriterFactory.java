@@ -1,10 +1,10 @@
 package dev.sluice.spi;
 
-import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.memory.HostAllocator;
 import dev.sluice.spi.option.OptionValues;
 import dev.sluice.spi.option.StrategyOptions;
+import dev.sluice.spi.storage.CountedStorage;
 import java.util.List;
-import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * A writer strategy, found by {@link java.util.ServiceLoader} under a stable {@link #name()}. A third party's jar

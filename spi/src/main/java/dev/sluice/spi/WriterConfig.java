@@ -1,7 +1,7 @@
 package dev.sluice.spi;
 
-import java.nio.file.Files;
 import dev.sluice.spi.memory.MemoryScope;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**

@@ -1,20 +1,20 @@
 package dev.sluice.strategy;
 
-import dev.sluice.spi.MapOutput;
-import dev.sluice.spi.storage.MapOutputFiles;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.testkit.MapTaskRun;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.input.KeyDistribution;
-import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.MapOutputFiles;
+import dev.sluice.testkit.MapTaskRun;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;

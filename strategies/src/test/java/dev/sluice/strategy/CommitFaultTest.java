@@ -1,22 +1,20 @@
 package dev.sluice.strategy;
 
-import dev.sluice.spi.WriterConfig;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.testkit.Causes;
-import dev.sluice.testkit.MapTaskRun;
-import dev.sluice.testkit.Leaks;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
-import dev.sluice.spi.Bytes;
+import dev.sluice.core.partition.Partitioning;
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.IoFaults;
 import dev.sluice.spi.storage.WriteKind;
-import dev.sluice.spi.MapOutput;
-import dev.sluice.core.partition.Partitioning;
-import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.testkit.Causes;
+import dev.sluice.testkit.Leaks;
+import dev.sluice.testkit.MapTaskRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,8 +26,6 @@ import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Per-batch's commit copies each partition file into the data file in the kernel ({@code transferTo}); storage that

@@ -1,17 +1,18 @@
 package dev.sluice.strategy;
 
-import dev.sluice.spi.MapTask;
-import dev.sluice.spi.ShuffleExecutor;
-import dev.sluice.spi.ShuffleWriter;
-import dev.sluice.spi.WriterConfig;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.spi.MapOutput;
-import dev.sluice.spi.PartitionReader;
-import dev.sluice.spi.ShuffleRecord;
+import dev.sluice.core.memory.ArrowHostAllocator;
 import dev.sluice.core.serde.BytesFormat;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.spi.MapOutput;
+import dev.sluice.spi.MapTask;
+import dev.sluice.spi.PartitionReader;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.ShuffleRecord;
+import dev.sluice.spi.ShuffleWriter;
+import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.testkit.Leaks;
 import dev.sluice.testkit.ShuffleWriterContract;
 import java.io.ByteArrayOutputStream;
@@ -21,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import dev.sluice.core.memory.ArrowHostAllocator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,15 +1,15 @@
 package dev.sluice.strategy;
 
-import dev.sluice.spi.Bytes;
-import dev.sluice.spi.MemoryPlan;
-import dev.sluice.spi.StoragePlan;
-import dev.sluice.spi.TaskShape;
-import dev.sluice.spi.WriterConfig;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.Bytes;
+import dev.sluice.spi.MemoryPlan;
+import dev.sluice.spi.StoragePlan;
+import dev.sluice.spi.TaskShape;
+import dev.sluice.spi.WriterConfig;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

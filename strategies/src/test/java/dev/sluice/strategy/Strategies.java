@@ -4,8 +4,8 @@ import dev.sluice.core.strategy.Presets;
 import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.strategy.consolidating.AsyncWriterFactory;
 import dev.sluice.strategy.consolidating.BufferedWriterFactory;
-import dev.sluice.strategy.perbatch.PerBatchWriterFactory;
 import dev.sluice.strategy.ideal.IdealWriterFactory;
+import dev.sluice.strategy.perbatch.PerBatchWriterFactory;
 import java.util.stream.Stream;
 
 /** The strategy specs tests run. */

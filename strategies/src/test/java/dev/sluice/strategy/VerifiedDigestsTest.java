@@ -1,28 +1,28 @@
 package dev.sluice.strategy;
 
-import dev.sluice.core.verify.OutputDigest;
-import dev.sluice.core.verify.Expected;
-import dev.sluice.core.verify.VerificationResult;
-import dev.sluice.core.verify.VerifiedDigests;
-import dev.sluice.core.verify.Verifier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.testkit.Leaks;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.spi.PartitionReader;
 import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.run.Wave;
 import dev.sluice.core.run.WaveInput;
 import dev.sluice.core.run.WaveResult;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.verify.Expected;
+import dev.sluice.core.verify.OutputDigest;
+import dev.sluice.core.verify.VerificationResult;
+import dev.sluice.core.verify.VerifiedDigests;
+import dev.sluice.core.verify.Verifier;
+import dev.sluice.spi.PartitionReader;
 import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.testkit.Leaks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

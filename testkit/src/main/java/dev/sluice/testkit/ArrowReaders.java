@@ -1,7 +1,7 @@
 package dev.sluice.testkit;
 
-import dev.sluice.spi.PartitionReader;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.spi.PartitionReader;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import org.apache.arrow.compression.CommonsCompressionFactory;

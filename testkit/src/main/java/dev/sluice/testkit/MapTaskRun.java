@@ -1,18 +1,18 @@
 package dev.sluice.testkit;
 
 import dev.sluice.core.input.InputSpec;
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.spi.MapOutput;
 import dev.sluice.core.partition.Partitioning;
-import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.run.MapTaskRunner;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.core.verify.Expected;
+import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.MapTask;
 import dev.sluice.spi.ShuffleExecutor;
-import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.storage.CountedStorage;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 

@@ -1,7 +1,7 @@
 package dev.sluice.core.device;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.spi.Bytes;
+import dev.sluice.spi.InvalidParameterException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

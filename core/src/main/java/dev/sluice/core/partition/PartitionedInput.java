@@ -1,9 +1,9 @@
 package dev.sluice.core.partition;
 
-import dev.sluice.spi.InputBatch;
-import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.core.input.MapTaskInput;
 import dev.sluice.core.serde.ArrowIpcFormat;
+import dev.sluice.spi.InputBatch;
+import dev.sluice.spi.ShuffleRecord;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

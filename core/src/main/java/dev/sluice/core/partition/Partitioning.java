@@ -1,8 +1,8 @@
 package dev.sluice.core.partition;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.input.Mix;
 import dev.sluice.core.input.SchemaSpec;
+import dev.sluice.spi.InvalidParameterException;
 import java.util.Locale;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;

@@ -1,10 +1,10 @@
 package dev.sluice.core.run;
 
+import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.spi.InputBatch;
 import dev.sluice.spi.MapOutput;
-import dev.sluice.spi.ShuffleRecord;
-import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.ShuffleWriter;
 
 /**

@@ -1,8 +1,8 @@
 package dev.sluice.core.run;
 
-import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.PartitionReader;
+import dev.sluice.spi.storage.CountedStorage;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;

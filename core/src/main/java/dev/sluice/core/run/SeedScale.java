@@ -1,7 +1,7 @@
 package dev.sluice.core.run;
 
-import dev.sluice.spi.Bytes;
 import dev.sluice.core.measure.Meminfo;
+import dev.sluice.spi.Bytes;
 import java.util.Locale;
 
 /**

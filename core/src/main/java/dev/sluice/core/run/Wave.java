@@ -1,13 +1,13 @@
 package dev.sluice.core.run;
 
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.spi.storage.IoSnapshot;
 import dev.sluice.core.measure.ProcSelfIo;
 import dev.sluice.core.measure.ProcSelfStat;
-import dev.sluice.spi.MapOutput;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.OwnedThreads;
 import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.IoSnapshot;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

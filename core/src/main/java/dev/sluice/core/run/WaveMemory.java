@@ -1,9 +1,9 @@
 package dev.sluice.core.run;
 
-import dev.sluice.spi.MemoryPlan;
-import dev.sluice.spi.TaskShape;
 import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.strategy.StrategySpec;
+import dev.sluice.spi.MemoryPlan;
+import dev.sluice.spi.TaskShape;
 import dev.sluice.spi.WriterConfig;
 
 /**

@@ -1,11 +1,11 @@
 package dev.sluice.core.run;
 
-import dev.sluice.spi.storage.Cleanup;
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.spi.storage.IoSnapshot;
 import dev.sluice.core.measure.ProcSelfIo;
 import dev.sluice.core.measure.ProcSelfStat;
 import dev.sluice.spi.MapOutput;
+import dev.sluice.spi.storage.Cleanup;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.IoSnapshot;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

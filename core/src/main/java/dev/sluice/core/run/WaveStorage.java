@@ -1,8 +1,8 @@
 package dev.sluice.core.run;
 
+import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.StoragePlan;
 import dev.sluice.spi.TaskShape;
-import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.WriterConfig;
 
 /**

@@ -1,13 +1,13 @@
 package dev.sluice.core.run;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.input.KeyDistribution;
 import dev.sluice.core.input.SchemaSpec;
-import dev.sluice.spi.Bytes;
 import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.spi.Bytes;
+import dev.sluice.spi.InvalidParameterException;
 import java.util.Locale;
 
 /**

@@ -1,15 +1,14 @@
 package dev.sluice.core.serde;
 
-import dev.sluice.spi.memory.HostAllocator;
 import dev.sluice.core.memory.ArrowHostAllocator;
 import dev.sluice.spi.Payload;
+import dev.sluice.spi.memory.HostAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 

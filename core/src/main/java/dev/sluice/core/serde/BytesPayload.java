@@ -1,11 +1,10 @@
 package dev.sluice.core.serde;
 
-import dev.sluice.spi.memory.HostAllocator;
 import dev.sluice.spi.Payload;
+import dev.sluice.spi.memory.HostAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
-import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * A payload of bytes serialized already (by a format Sluice does not know: Spark's {@code UnsafeRow} serializer, a

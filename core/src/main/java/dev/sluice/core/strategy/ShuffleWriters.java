@@ -1,7 +1,7 @@
 package dev.sluice.core.strategy;
 
-import dev.sluice.spi.ShuffleWriterFactory;
 import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.ShuffleWriterFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,18 +1,17 @@
 package dev.sluice.core.strategy;
 
 import dev.sluice.core.memory.ArrowHostAllocator;
-import dev.sluice.spi.memory.HostAllocator;
-import org.apache.arrow.memory.BufferAllocator;
+import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.MemoryPlan;
 import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.spi.ShuffleWriterFactory;
-import dev.sluice.spi.WriterConfig;
-import dev.sluice.spi.InvalidParameterException;
-import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.StoragePlan;
-import dev.sluice.spi.MemoryPlan;
 import dev.sluice.spi.TaskShape;
+import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.memory.HostAllocator;
 import dev.sluice.spi.option.OptionValues;
 import dev.sluice.spi.option.SpecParser;
+import dev.sluice.spi.storage.CountedStorage;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package dev.sluice.core.verify;
 
 import dev.sluice.core.input.RowDigest;
-import dev.sluice.spi.PartitionReader;
 import dev.sluice.core.serde.PartitionStreams;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.spi.PartitionReader;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;

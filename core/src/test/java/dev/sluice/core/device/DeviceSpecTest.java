@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.spi.Bytes;
+import dev.sluice.spi.InvalidParameterException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The seed-ssd profile comes from the seed report's own figures, as a balance to a task rate; device specs parse or are

@@ -1,11 +1,11 @@
 package dev.sluice.core.measure;
 
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.spi.storage.FilePurpose;
-import dev.sluice.spi.storage.WritableFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.FilePurpose;
+import dev.sluice.spi.storage.WritableFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.input.BatchGenerator;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.input.MapTaskInput;
 import dev.sluice.core.input.SchemaSpec;
-import dev.sluice.spi.Bytes;
 import dev.sluice.core.partition.Partitioner;
 import dev.sluice.core.partition.Partitioning;
+import dev.sluice.spi.Bytes;
+import dev.sluice.spi.InvalidParameterException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;

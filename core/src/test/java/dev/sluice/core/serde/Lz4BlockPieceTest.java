@@ -14,9 +14,9 @@ import java.util.Random;
 import net.jpountz.lz4.LZ4BlockOutputStream;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.xxhash.XXHashFactory;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** The lz4-block piece writes what Spark's {@code LZ4CompressionCodec} stream writes, however its bytes arrive. */
 class Lz4BlockPieceTest {

@@ -1,14 +1,15 @@
 package dev.sluice.jmh.gpu;
 
-import org.openjdk.jmh.results.Result;
-import java.util.List;
-import java.util.ArrayList;
-import dev.sluice.jmh.profile.Figures;
 import static dev.sluice.jmh.profile.Figures.result;
+
 import dev.sluice.core.run.Metric;
-import dev.sluice.spi.storage.IoSnapshot;
 import dev.sluice.gpu.DeviceTimes;
 import dev.sluice.gpu.HostMemory;
+import dev.sluice.jmh.profile.Figures;
+import dev.sluice.spi.storage.IoSnapshot;
+import java.util.ArrayList;
+import java.util.List;
+import org.openjdk.jmh.results.Result;
 
 /**
  * What one iteration of the GPU experiment measured besides its time, handed from {@link GpuIteration} to

@@ -1,15 +1,15 @@
 package dev.sluice.jmh.gpu;
 
-import dev.sluice.jmh.profile.Figures;
-import dev.sluice.spi.storage.IoSnapshot;
-import dev.sluice.spi.MapOutput;
-import dev.sluice.spi.PartitionReader;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.core.verify.Verifier;
 import dev.sluice.gpu.DeviceTimes;
 import dev.sluice.gpu.GpuFormat;
 import dev.sluice.gpu.GpuVerifier;
 import dev.sluice.gpu.HostMemory;
+import dev.sluice.jmh.profile.Figures;
+import dev.sluice.spi.MapOutput;
+import dev.sluice.spi.PartitionReader;
+import dev.sluice.spi.storage.IoSnapshot;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import org.openjdk.jmh.annotations.Level;

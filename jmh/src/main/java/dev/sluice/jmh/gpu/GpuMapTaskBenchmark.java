@@ -1,17 +1,17 @@
 package dev.sluice.jmh.gpu;
 
+import dev.sluice.core.partition.PartitionedInput;
+import dev.sluice.core.serde.ArrowIpcFormat;
+import dev.sluice.gpu.DeviceInput;
+import dev.sluice.gpu.DeviceTimes;
+import dev.sluice.gpu.GpuMapTask;
 import dev.sluice.jmh.RunSettings;
 import dev.sluice.jmh.profile.WaveWindow;
 import dev.sluice.jmh.state.GateState;
 import dev.sluice.spi.MapOutput;
-import dev.sluice.core.partition.PartitionedInput;
-import dev.sluice.spi.ShuffleRecord;
-import dev.sluice.core.serde.ArrowIpcFormat;
 import dev.sluice.spi.MapTask;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.ShuffleWriter;
-import dev.sluice.gpu.DeviceInput;
-import dev.sluice.gpu.DeviceTimes;
-import dev.sluice.gpu.GpuMapTask;
 import org.openjdk.jmh.annotations.Benchmark;
 
 /**

@@ -1,20 +1,20 @@
 package dev.sluice.jmh.gpu;
 
-import dev.sluice.jmh.state.TrialDirectory;
 import dev.sluice.core.input.BatchGenerator;
 import dev.sluice.core.input.MapTaskInput;
-import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.core.partition.Partitioning;
-import dev.sluice.core.serde.ShuffleCodec;
-import dev.sluice.core.verify.Expected;
-import dev.sluice.spi.ShuffleExecutor;
-import dev.sluice.gpu.GpuPartitioning;
-import dev.sluice.gpu.RowMultisets;
 import dev.sluice.core.run.Trial;
 import dev.sluice.core.run.Workload;
+import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.core.verify.Expected;
+import dev.sluice.gpu.GpuPartitioning;
+import dev.sluice.gpu.RowMultisets;
+import dev.sluice.jmh.state.TrialDirectory;
 import dev.sluice.jmh.state.WorkloadState;
 import dev.sluice.jmh.state.WriterState;
 import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.storage.CountedStorage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;

@@ -1,13 +1,13 @@
 package dev.sluice.jmh.gpu;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.partition.PartitionedInput;
 import dev.sluice.core.serde.ArrowIpcFormat;
-import dev.sluice.spi.StreamFormat;
 import dev.sluice.gpu.GpuFormat;
 import dev.sluice.gpu.GpuSerializer;
 import dev.sluice.gpu.HostMemory;
 import dev.sluice.gpu.HostPartitions;
+import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.StreamFormat;
 import org.apache.arrow.util.AutoCloseables;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;

@@ -1,15 +1,16 @@
 package dev.sluice.jmh.network;
 
-import dev.sluice.spi.Bytes;
-import org.openjdk.jmh.results.Result;
-import java.util.List;
-import java.util.ArrayList;
-import dev.sluice.jmh.profile.Figures;
 import static dev.sluice.jmh.profile.Figures.result;
-import dev.sluice.core.run.Metric;
+
 import dev.sluice.core.measure.ProcSelfIo;
+import dev.sluice.core.run.Metric;
+import dev.sluice.jmh.profile.Figures;
 import dev.sluice.network.NetworkBoundary;
+import dev.sluice.spi.Bytes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import org.openjdk.jmh.results.Result;
 
 /**
  * What one network boundary iteration measured besides its time, handed from {@link BoundaryIteration} to

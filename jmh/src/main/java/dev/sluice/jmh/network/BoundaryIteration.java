@@ -1,8 +1,8 @@
 package dev.sluice.jmh.network;
 
-import dev.sluice.jmh.profile.Figures;
 import dev.sluice.core.measure.ProcSelfIo;
 import dev.sluice.core.verify.VerificationResult;
+import dev.sluice.jmh.profile.Figures;
 import dev.sluice.network.NetworkBoundary;
 import dev.sluice.network.ReceivedMapOutput;
 import java.time.Duration;

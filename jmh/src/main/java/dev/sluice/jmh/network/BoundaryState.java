@@ -1,14 +1,14 @@
 package dev.sluice.jmh.network;
 
+import dev.sluice.core.input.DataSize;
+import dev.sluice.core.input.InputSpec;
+import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.network.BoundaryInput;
 import dev.sluice.network.BoundaryMode;
 import dev.sluice.network.BoundaryShape;
 import dev.sluice.network.BoundaryWorkload;
 import dev.sluice.network.NetworkBoundary;
 import dev.sluice.network.NetworkTransport;
-import dev.sluice.core.input.DataSize;
-import dev.sluice.core.input.InputSpec;
-import dev.sluice.core.serde.ShuffleCodec;
 import java.io.IOException;
 import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;

@@ -1,8 +1,8 @@
 package dev.sluice.jmh.network;
 
 import static dev.sluice.jmh.profile.Figures.result;
-import dev.sluice.core.run.Metric;
 
+import dev.sluice.core.run.Metric;
 import dev.sluice.network.link.EmulatedLink;
 import dev.sluice.network.link.LinkProbe;
 import dev.sluice.network.link.LinkSpec;

@@ -1,11 +1,11 @@
 package dev.sluice.jmh.network;
 
 import static dev.sluice.jmh.profile.Figures.result;
-import dev.sluice.core.run.Metric;
 
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.measure.ProcSelfIo;
+import dev.sluice.core.run.Metric;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.jmh.profile.Figures;

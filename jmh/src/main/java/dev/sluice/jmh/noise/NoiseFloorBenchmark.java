@@ -1,8 +1,8 @@
 package dev.sluice.jmh.noise;
 
-import dev.sluice.jmh.RunSettings;
 import dev.sluice.core.run.Workload;
 import dev.sluice.core.serde.ShuffleCodec;
+import dev.sluice.jmh.RunSettings;
 import dev.sluice.spi.OwnedThreads;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

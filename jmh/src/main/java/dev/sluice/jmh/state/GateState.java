@@ -1,7 +1,7 @@
 package dev.sluice.jmh.state;
 
-import dev.sluice.spi.Bytes;
 import dev.sluice.core.run.DirtyPages;
+import dev.sluice.spi.Bytes;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Level;

@@ -1,10 +1,10 @@
 package dev.sluice.jmh.state;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.run.WaveInput;
 import dev.sluice.core.run.Workload;
+import dev.sluice.spi.InvalidParameterException;
 import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;

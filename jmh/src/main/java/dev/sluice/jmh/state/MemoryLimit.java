@@ -1,8 +1,8 @@
 package dev.sluice.jmh.state;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.core.run.SeedScale;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.spi.WriterConfig;
 
 /**

@@ -1,14 +1,14 @@
 package dev.sluice.jmh.state;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.device.RunDevice;
 import dev.sluice.core.device.TaskRate;
 import dev.sluice.core.device.TaskRateCache;
 import dev.sluice.core.run.TaskRateCalibration;
-import dev.sluice.spi.TaskShape;
 import dev.sluice.core.run.Workload;
+import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.TaskShape;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.openjdk.jmh.annotations.Level;

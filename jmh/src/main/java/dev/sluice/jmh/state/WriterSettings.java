@@ -1,20 +1,20 @@
 package dev.sluice.jmh.state;
 
-import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.core.run.Trial;
 import dev.sluice.core.run.Workload;
-import java.io.IOException;
-import java.util.Locale;
+import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.storage.CountedStorage;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
-import dev.sluice.spi.storage.CountedStorage;
-import java.util.ArrayList;
-import java.util.Collections;
 
 /**
  * The executor settings every strategy of a trial shares (spark-rapids' writer threads, host memory limit, and

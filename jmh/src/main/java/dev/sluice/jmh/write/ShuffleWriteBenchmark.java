@@ -1,9 +1,9 @@
 package dev.sluice.jmh.write;
 
+import dev.sluice.core.run.WaveResult;
 import dev.sluice.jmh.RunSettings;
 import dev.sluice.jmh.profile.WaveWindow;
 import dev.sluice.jmh.state.GateState;
-import dev.sluice.core.run.WaveResult;
 import org.openjdk.jmh.annotations.Benchmark;
 
 /**

@@ -1,20 +1,21 @@
 package dev.sluice.jmh.write;
 
-import dev.sluice.spi.Bytes;
-import org.openjdk.jmh.results.Result;
-import java.util.List;
-import java.util.ArrayList;
-import dev.sluice.jmh.profile.Figures;
 import static dev.sluice.jmh.profile.Figures.result;
-import dev.sluice.core.run.Metric;
+
 import dev.sluice.core.device.EmulatedDevice;
-import dev.sluice.spi.storage.IoSnapshot;
 import dev.sluice.core.measure.ProcSelfIo;
 import dev.sluice.core.measure.ProcSelfStat;
 import dev.sluice.core.run.DirtyPages;
+import dev.sluice.core.run.Metric;
 import dev.sluice.core.run.ReduceRead;
 import dev.sluice.core.run.WaveResult;
+import dev.sluice.jmh.profile.Figures;
+import dev.sluice.spi.Bytes;
+import dev.sluice.spi.storage.IoSnapshot;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import org.openjdk.jmh.results.Result;
 
 /**
  * What one iteration measured besides its time, handed from the benchmark's iteration state to

@@ -1,17 +1,17 @@
 package dev.sluice.jmh.teststrategy;
 
-import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.MapOutput;
-import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.MapTask;
 import dev.sluice.spi.ShuffleExecutor;
+import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.ShuffleWriter;
 import dev.sluice.spi.ShuffleWriterFactory;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.memory.HostAllocator;
 import dev.sluice.spi.option.OptionValues;
+import dev.sluice.spi.storage.CountedStorage;
 import java.io.IOException;
 import java.nio.file.Files;
-import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * {@code it-failing}: a strategy whose every map task fails at commit, leaving a file of its own in the trial's

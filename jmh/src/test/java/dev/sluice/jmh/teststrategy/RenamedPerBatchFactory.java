@@ -1,14 +1,14 @@
 package dev.sluice.jmh.teststrategy;
 
-import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.MemoryPlan;
-import dev.sluice.spi.TaskShape;
 import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.spi.ShuffleWriterFactory;
+import dev.sluice.spi.TaskShape;
 import dev.sluice.spi.WriterConfig;
-import dev.sluice.spi.option.OptionValues;
-import dev.sluice.strategy.perbatch.PerBatchWriterFactory;
 import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.option.OptionValues;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.strategy.perbatch.PerBatchWriterFactory;
 
 /**
  * {@code it-per-batch}: a third party's strategy for the scripts' tests, per-batch under another name. It is not

@@ -1,7 +1,7 @@
 package dev.sluice.spi.memory;
 
-import java.nio.ByteBuffer;
 import dev.sluice.spi.WriterGiven;
+import java.nio.ByteBuffer;
 
 /** A buffer of a {@link HostAllocator}: off-heap bytes, addressed from 0 to {@link #capacity}, freed when closed. */
 @WriterGiven

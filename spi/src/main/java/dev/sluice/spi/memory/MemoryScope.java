@@ -1,9 +1,9 @@
 package dev.sluice.spi.memory;
 
+import dev.sluice.spi.WriterGiven;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import dev.sluice.spi.WriterGiven;
 
 /**
  * Where several strategy executors of one process share their memory accounting: a host that starts more than one

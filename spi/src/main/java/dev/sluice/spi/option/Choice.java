@@ -1,7 +1,7 @@
 package dev.sluice.spi.option;
 
-import java.util.Locale;
 import dev.sluice.spi.WriterImplements;
+import java.util.Locale;
 
 /**
  * A value of a strategy option that is one of a few named alternatives, e.g. {@code merge=stream|gather}: an enum

@@ -1,8 +1,8 @@
 package dev.sluice.spi.option;
 
+import dev.sluice.spi.WriterGiven;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import dev.sluice.spi.WriterGiven;
 
 /** The value of every option a strategy declares: the ones a spec gave, the defaults for the rest. */
 @WriterGiven

@@ -1,10 +1,10 @@
 package dev.sluice.spi.option;
 
+import dev.sluice.spi.EngineOnly;
 import dev.sluice.spi.InvalidParameterException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
-import dev.sluice.spi.EngineOnly;
 
 /**
  * Parses the options part of a strategy spec, {@code NAME:key=value:key=value} (no commas, so that JMH's

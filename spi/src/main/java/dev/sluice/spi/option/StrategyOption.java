@@ -1,11 +1,11 @@
 package dev.sluice.spi.option;
 
 import dev.sluice.spi.Bytes;
+import dev.sluice.spi.WriterGiven;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import dev.sluice.spi.WriterGiven;
 
 /**
  * One option a strategy declares: its name in a spec ({@code NAME:key=value}), its type, its default, what it means,

@@ -1,10 +1,10 @@
 package dev.sluice.spi.option;
 
+import dev.sluice.spi.WriterGiven;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import dev.sluice.spi.WriterGiven;
 
 /** The options a strategy declares, in the order its listing shows them. */
 @WriterGiven

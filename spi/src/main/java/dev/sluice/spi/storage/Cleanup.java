@@ -1,5 +1,6 @@
 package dev.sluice.spi.storage;
 
+import dev.sluice.spi.WriterGiven;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,7 +8,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import dev.sluice.spi.WriterGiven;
 
 /**
  * Runs every step of a clean-up even when some fail: the first failure is thrown at the end, later ones ride along

@@ -1,10 +1,10 @@
 package dev.sluice.spi.storage;
 
+import dev.sluice.spi.WriterGiven;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import dev.sluice.spi.WriterGiven;
 
 /**
  * Spark's atomic commit of a map output ({@code IndexShuffleBlockResolver.writeMetadataFileAndCommit}): the data is

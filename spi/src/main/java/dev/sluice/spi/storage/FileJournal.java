@@ -1,8 +1,8 @@
 package dev.sluice.spi.storage;
 
+import dev.sluice.spi.EngineOnly;
 import java.io.IOException;
 import java.nio.file.Path;
-import dev.sluice.spi.EngineOnly;
 
 /**
  * Told of every file {@link CountedStorage} is about to create or rename into place, before it exists, so that whoever

@@ -1,9 +1,9 @@
 package dev.sluice.spi.storage;
 
+import dev.sluice.spi.EngineOnly;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import dev.sluice.spi.EngineOnly;
 
 /** Spark's index file: the offset of each partition in the data file and the end, as big-endian longs. */
 @EngineOnly

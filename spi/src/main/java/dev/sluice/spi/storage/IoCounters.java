@@ -1,8 +1,8 @@
 package dev.sluice.spi.storage;
 
+import dev.sluice.spi.EngineOnly;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
-import dev.sluice.spi.EngineOnly;
 
 /**
  * Everything {@link CountedStorage} observed, as running totals. Thread-safe; read with {@link #snapshot()} and

@@ -1,8 +1,8 @@
 package dev.sluice.spi.storage;
 
+import dev.sluice.spi.EngineOnly;
 import java.io.IOException;
 import java.nio.file.Path;
-import dev.sluice.spi.EngineOnly;
 
 /**
  * A hook called by {@link CountedStorage} before each operation reaches the OS. It exists so that tests (Sluice's and

@@ -1,7 +1,7 @@
 package dev.sluice.spi.storage;
 
-import java.util.Map;
 import dev.sluice.spi.EngineOnly;
+import java.util.Map;
 
 /**
  * Totals of an {@link IoCounters} at one moment, or (from {@link #since}) the difference between two moments.

@@ -1,8 +1,8 @@
 package dev.sluice.spi.storage;
 
+import dev.sluice.spi.WriterGiven;
 import java.nio.file.Path;
 import java.util.UUID;
-import dev.sluice.spi.WriterGiven;
 
 /** Spark's file names for one map task's output in a directory. */
 @WriterGiven

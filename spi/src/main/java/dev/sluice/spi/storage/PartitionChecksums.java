@@ -1,9 +1,9 @@
 package dev.sluice.spi.storage;
 
+import dev.sluice.spi.WriterGiven;
 import java.nio.ByteBuffer;
 import java.util.zip.Adler32;
 import java.util.zip.Checksum;
-import dev.sluice.spi.WriterGiven;
 
 /**
  * Spark's shuffle checksums (3.2+, {@code spark.shuffle.checksum.enabled=true}, algorithm {@code ADLER32}): one

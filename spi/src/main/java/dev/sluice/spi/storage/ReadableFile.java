@@ -1,12 +1,12 @@
 package dev.sluice.spi.storage;
 
+import dev.sluice.spi.WriterGiven;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
-import dev.sluice.spi.WriterGiven;
 
 /** A file read back through {@link CountedStorage}: each read call and its bytes are counted. */
 @WriterGiven

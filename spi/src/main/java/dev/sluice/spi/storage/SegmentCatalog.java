@@ -2,6 +2,7 @@ package dev.sluice.spi.storage;
 
 import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.PartitionReader;
+import dev.sluice.spi.WriterGiven;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import dev.sluice.spi.WriterGiven;
 
 /**
  * PR-14090's skip-merge output: no data file, no index file, only a catalog of where each partition's segments are

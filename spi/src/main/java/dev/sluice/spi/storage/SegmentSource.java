@@ -1,8 +1,8 @@
 package dev.sluice.spi.storage;
 
+import dev.sluice.spi.WriterImplements;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import dev.sluice.spi.WriterImplements;
 
 /**
  * Something that holds partition segments: a buffer in memory, or the file it spilled to. It may move from memory to

@@ -2,12 +2,12 @@ package dev.sluice.spi.storage;
 
 import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.PartitionReader;
+import dev.sluice.spi.WriterGiven;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
 import java.util.List;
-import dev.sluice.spi.WriterGiven;
 
 /** A map output in Spark's layout: one data file with partitions contiguous, and its index file. */
 @WriterGiven

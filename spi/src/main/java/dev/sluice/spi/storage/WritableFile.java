@@ -1,11 +1,11 @@
 package dev.sluice.spi.storage;
 
+import dev.sluice.spi.WriterGiven;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
-import dev.sluice.spi.WriterGiven;
 
 /**
  * A file being written, through {@link CountedStorage}. Each method call that moves bytes is one call to the OS

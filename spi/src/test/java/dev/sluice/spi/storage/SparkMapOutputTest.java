@@ -1,10 +1,10 @@
 package dev.sluice.spi.storage;
 
-import dev.sluice.spi.PartitionReader;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.sluice.spi.PartitionReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,19 +1,19 @@
 package dev.sluice.strategy.consolidating;
 
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.strategy.support.HostBufferPool;
-import dev.sluice.strategy.support.HostBuffers;
-import dev.sluice.spi.storage.MapOutputFiles;
-import dev.sluice.spi.StreamFormat;
-import dev.sluice.strategy.support.BoundedPool;
 import dev.sluice.spi.MapTask;
 import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.spi.ShuffleWriter;
-import dev.sluice.strategy.support.Slots;
+import dev.sluice.spi.StreamFormat;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.MapOutputFiles;
+import dev.sluice.strategy.support.BoundedPool;
+import dev.sluice.strategy.support.HostBufferPool;
+import dev.sluice.strategy.support.HostBuffers;
+import dev.sluice.strategy.support.Slots;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
-import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * What a consolidating strategy shares between the map tasks of an executor, as spark-rapids shares them: the writer

@@ -1,7 +1,7 @@
 package dev.sluice.strategy.consolidating;
 
-import dev.sluice.spi.StoragePlan;
 import dev.sluice.spi.MemoryPlan;
+import dev.sluice.spi.StoragePlan;
 import dev.sluice.spi.TaskShape;
 import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.option.OptionValues;

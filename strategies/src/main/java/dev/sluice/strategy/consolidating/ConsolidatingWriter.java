@@ -1,21 +1,21 @@
 package dev.sluice.strategy.consolidating;
 
-import dev.sluice.spi.storage.Cleanup;
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.strategy.support.HostBuffers;
 import dev.sluice.spi.MapOutput;
-import dev.sluice.spi.storage.MapOutputFiles;
-import dev.sluice.spi.storage.SegmentCatalog;
 import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.StreamFormat;
+import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.memory.HostBuffer;
+import dev.sluice.spi.storage.Cleanup;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.MapOutputFiles;
+import dev.sluice.spi.storage.SegmentCatalog;
 import dev.sluice.strategy.support.BackgroundWriter;
 import dev.sluice.strategy.support.ByteQuota;
-import dev.sluice.spi.WriterConfig;
+import dev.sluice.strategy.support.HostBuffers;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import dev.sluice.spi.memory.HostBuffer;
-import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * spark-rapids' consolidating shuffle writer, PR-13724 ("V2 phase 1", {@code writePartitionedGpuBatches} @

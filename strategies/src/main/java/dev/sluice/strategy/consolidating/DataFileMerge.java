@@ -1,16 +1,16 @@
 package dev.sluice.strategy.consolidating;
 
-import dev.sluice.strategy.support.BufferedFileChannel;
-import dev.sluice.strategy.support.ChecksumChannel;
+import dev.sluice.spi.StreamFormat;
+import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.strategy.support.GatheringWriter;
-import dev.sluice.spi.storage.WritableFile;
 import dev.sluice.spi.storage.DataFileCommit;
 import dev.sluice.spi.storage.MapOutputFiles;
 import dev.sluice.spi.storage.PartitionChecksums;
 import dev.sluice.spi.storage.SparkMapOutput;
-import dev.sluice.spi.StreamFormat;
-import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.storage.WritableFile;
+import dev.sluice.strategy.support.BufferedFileChannel;
+import dev.sluice.strategy.support.ChecksumChannel;
+import dev.sluice.strategy.support.GatheringWriter;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,7 +1,7 @@
 package dev.sluice.strategy.consolidating;
 
-import dev.sluice.strategy.support.MemoryBudget;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.strategy.support.MemoryBudget;
 import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,7 +1,7 @@
 package dev.sluice.strategy.consolidating;
 
-import dev.sluice.strategy.support.MemoryBudget;
 import dev.sluice.spi.InputBatch;
+import dev.sluice.strategy.support.MemoryBudget;
 import java.util.IdentityHashMap;
 import java.util.Map;
 

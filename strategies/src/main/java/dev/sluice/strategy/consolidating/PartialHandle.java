@@ -1,14 +1,14 @@
 package dev.sluice.strategy.consolidating;
 
-import dev.sluice.strategy.support.BufferedFileChannel;
 import dev.sluice.spi.storage.Cleanup;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.FilePurpose;
 import dev.sluice.spi.storage.ReadableFile;
-import dev.sluice.spi.storage.WritableFile;
 import dev.sluice.spi.storage.SegmentSource;
-import java.io.IOException;
+import dev.sluice.spi.storage.WritableFile;
+import dev.sluice.strategy.support.BufferedFileChannel;
 import dev.sluice.strategy.support.HostBuffers;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;

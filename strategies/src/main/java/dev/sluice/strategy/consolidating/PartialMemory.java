@@ -1,5 +1,6 @@
 package dev.sluice.strategy.consolidating;
 
+import dev.sluice.spi.memory.HostBuffer;
 import dev.sluice.spi.storage.WritableFile;
 import dev.sluice.strategy.support.HostBuffers;
 import java.io.IOException;
@@ -7,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import dev.sluice.spi.memory.HostBuffer;
 
 /**
  * Where a partial's bytes live while it is in memory ({@code partial=} option). The handle decides when memory is

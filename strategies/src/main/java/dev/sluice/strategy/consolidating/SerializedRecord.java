@@ -1,14 +1,14 @@
 package dev.sluice.strategy.consolidating;
 
-import dev.sluice.strategy.support.HostBuffers;
 import dev.sluice.spi.GrowingBytes;
 import dev.sluice.spi.Payload;
 import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.memory.HostBuffer;
+import dev.sluice.strategy.support.HostBuffers;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import dev.sluice.spi.memory.HostBuffer;
 
 /** A record's serialized, compressed bytes between its compression task and its merger, and the memory they hold. */
 abstract class SerializedRecord {

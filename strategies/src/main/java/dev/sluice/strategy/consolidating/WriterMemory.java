@@ -1,7 +1,7 @@
 package dev.sluice.strategy.consolidating;
 
-import dev.sluice.strategy.support.MemoryBudget;
 import dev.sluice.spi.InputBatch;
+import dev.sluice.strategy.support.MemoryBudget;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;

@@ -1,15 +1,14 @@
 package dev.sluice.strategy.ideal;
 
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.strategy.support.HostBufferPool;
-import dev.sluice.spi.storage.MapOutputFiles;
-import dev.sluice.spi.StreamFormat;
-import dev.sluice.strategy.support.BoundedPool;
 import dev.sluice.spi.MapTask;
 import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.spi.ShuffleWriter;
 import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.MapOutputFiles;
+import dev.sluice.strategy.support.BoundedPool;
+import dev.sluice.strategy.support.HostBufferPool;
 
 /**
  * The reference's executor: one compression thread per core (not the strategies' {@code --threads}: the limit uses

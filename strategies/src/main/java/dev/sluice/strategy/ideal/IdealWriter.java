@@ -1,16 +1,18 @@
 package dev.sluice.strategy.ideal;
 
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.strategy.support.GatheringWriter;
-import dev.sluice.strategy.support.HostBufferPool;
-import dev.sluice.spi.storage.DataFileCommit;
 import dev.sluice.spi.MapOutput;
-import dev.sluice.spi.storage.MapOutputFiles;
 import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.StreamFormat;
+import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.memory.HostBuffer;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.DataFileCommit;
+import dev.sluice.spi.storage.MapOutputFiles;
 import dev.sluice.strategy.support.BackgroundWriter;
 import dev.sluice.strategy.support.BoundedPool;
-import dev.sluice.spi.WriterConfig;
+import dev.sluice.strategy.support.GatheringWriter;
+import dev.sluice.strategy.support.HostBufferPool;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -19,8 +21,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import dev.sluice.spi.memory.HostBuffer;
-import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * One map task of the reference: each record is compressed by a pool thread into the thread's current slab of this

@@ -1,14 +1,14 @@
 package dev.sluice.strategy.ideal;
 
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.spi.StoragePlan;
 import dev.sluice.spi.MemoryPlan;
-import dev.sluice.spi.TaskShape;
 import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.spi.ShuffleWriterFactory;
+import dev.sluice.spi.StoragePlan;
+import dev.sluice.spi.TaskShape;
 import dev.sluice.spi.WriterConfig;
-import dev.sluice.spi.option.OptionValues;
 import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.option.OptionValues;
+import dev.sluice.spi.storage.CountedStorage;
 
 /**
  * {@code ideal}: a reference, not a writer design. The same records of the same input, serialized and compressed on

@@ -1,19 +1,19 @@
 package dev.sluice.strategy.perbatch;
 
-import dev.sluice.strategy.support.BufferedFileChannel;
-import dev.sluice.strategy.support.ChecksumChannel;
+import dev.sluice.spi.Payload;
+import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.memory.HostBuffer;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.FilePurpose;
 import dev.sluice.spi.storage.ReadableFile;
 import dev.sluice.spi.storage.WritableFile;
-import dev.sluice.spi.Payload;
+import dev.sluice.strategy.support.BufferedFileChannel;
+import dev.sluice.strategy.support.ChecksumChannel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.zip.Checksum;
-import dev.sluice.spi.memory.HostBuffer;
-import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * One reduce partition's temp file ({@code temp_shuffle_<uuid>}), as Spark's {@code DiskBlockObjectWriter} keeps it:

@@ -1,15 +1,15 @@
 package dev.sluice.strategy.perbatch;
 
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.strategy.support.BudgetedAllocationListener;
-import dev.sluice.strategy.support.MemoryBudget;
-import dev.sluice.spi.storage.MapOutputFiles;
 import dev.sluice.spi.MapTask;
 import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.spi.ShuffleWriter;
-import dev.sluice.strategy.support.Slots;
 import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.MapOutputFiles;
+import dev.sluice.strategy.support.BudgetedAllocationListener;
+import dev.sluice.strategy.support.MemoryBudget;
+import dev.sluice.strategy.support.Slots;
 
 /** The per-batch strategy's executor: the writer slots every map task shares. */
 final class PerBatchExecutor implements ShuffleExecutor {

@@ -1,20 +1,20 @@
 package dev.sluice.strategy.perbatch;
 
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.strategy.support.MemoryBudget;
-import dev.sluice.spi.storage.DataFileCommit;
 import dev.sluice.spi.MapOutput;
-import dev.sluice.spi.storage.MapOutputFiles;
-import dev.sluice.spi.storage.PartitionChecksums;
 import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.StreamFormat;
-import dev.sluice.strategy.support.ByteQuota;
-import dev.sluice.strategy.support.BackgroundWriter;
-import dev.sluice.strategy.support.Slots;
 import dev.sluice.spi.WriterConfig;
-import java.io.IOException;
-import dev.sluice.spi.memory.HostBuffer;
 import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.memory.HostBuffer;
+import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.spi.storage.DataFileCommit;
+import dev.sluice.spi.storage.MapOutputFiles;
+import dev.sluice.spi.storage.PartitionChecksums;
+import dev.sluice.strategy.support.BackgroundWriter;
+import dev.sluice.strategy.support.ByteQuota;
+import dev.sluice.strategy.support.MemoryBudget;
+import dev.sluice.strategy.support.Slots;
+import java.io.IOException;
 
 /**
  * spark-rapids' multithreaded shuffle writer before PR-13724 ({@code RapidsShuffleThreadedWriterBase}, modelled on

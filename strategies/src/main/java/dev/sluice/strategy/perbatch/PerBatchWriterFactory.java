@@ -1,17 +1,17 @@
 package dev.sluice.strategy.perbatch;
 
 import dev.sluice.spi.Bytes;
-import dev.sluice.spi.storage.CountedStorage;
-import dev.sluice.spi.StoragePlan;
 import dev.sluice.spi.MemoryPlan;
-import dev.sluice.spi.TaskShape;
 import dev.sluice.spi.ShuffleExecutor;
 import dev.sluice.spi.ShuffleWriterFactory;
+import dev.sluice.spi.StoragePlan;
+import dev.sluice.spi.TaskShape;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.memory.HostAllocator;
 import dev.sluice.spi.option.OptionValues;
 import dev.sluice.spi.option.StrategyOption;
 import dev.sluice.spi.option.StrategyOptions;
-import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.storage.CountedStorage;
 
 /** {@code per-batch}: the baseline of the seed report (spark-rapids' multithreaded writer before PR-13724). */
 public final class PerBatchWriterFactory implements ShuffleWriterFactory {

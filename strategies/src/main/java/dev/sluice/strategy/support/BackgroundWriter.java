@@ -1,8 +1,8 @@
 package dev.sluice.strategy.support;
 
-import dev.sluice.spi.ShuffleWriter;
 import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.ShuffleRecord;
+import dev.sluice.spi.ShuffleWriter;
 import java.io.IOException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;

@@ -1,12 +1,12 @@
 package dev.sluice.strategy.support;
 
+import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.memory.HostBuffer;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
-import dev.sluice.spi.memory.HostBuffer;
-import dev.sluice.spi.memory.HostAllocator;
 
 /**
  * An executor's host buffers, reused: a buffer given back is kept, as it is (never zeroed), and the next request for

@@ -1,7 +1,7 @@
 package dev.sluice.strategy.support;
 
-import dev.sluice.spi.memory.HostBuffer;
 import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.memory.HostBuffer;
 
 /**
  * Where a writer's host buffers come from and go back to: straight from the allocator and freed ({@link #malloc},

@@ -4,7 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.memory.ArrowHostAllocator;
+import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.memory.HostBuffer;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -12,12 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import dev.sluice.core.memory.ArrowHostAllocator;
-import dev.sluice.spi.memory.HostAllocator;
-import dev.sluice.spi.memory.HostBuffer;
-import java.nio.ByteBuffer;
-import java.util.IdentityHashMap;
-import java.util.Collections;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 
