@@ -137,7 +137,7 @@ public final class BudgetAllocation {
         }
         double need = need(c);
         for (int n = Math.max(2, c.pairs()); n < MAX_PAIRS; n++) {
-            if (PairedRatio.t(n - 1, PairedRatio.CONFIDENCE) * c.logSd / Math.sqrt(n) < need) {
+            if (Stats.t(n - 1, PairedRatio.CONFIDENCE) * c.logSd / Math.sqrt(n) < need) {
                 return n;
             }
         }
