@@ -155,6 +155,15 @@ public final class BudgetAllocation {
         return open;
     }
 
+    /** The pairs in all that would close every open comparison of a configuration, as {@link #pairsToClose}. */
+    int pairsNeeded(Config c) {
+        int needed = 0;
+        for (PairedRatio r : open(c)) {
+            needed = Math.max(needed, pairsToClose(r));
+        }
+        return needed;
+    }
+
     /** How much one more second of a configuration's rounds narrows its open intervals (see the class comment). */
     double gainPerSecond(Config c) {
         double sum = 0;
@@ -183,10 +192,7 @@ public final class BudgetAllocation {
         }
         order.sort(Collections.reverseOrder((a, b) -> Double.compare(gainPerSecond(a), gainPerSecond(b))));
         for (Config c : order) {
-            int needed = 0;
-            for (PairedRatio r : open(c)) {
-                needed = Math.max(needed, pairsToClose(r));
-            }
+            int needed = pairsNeeded(c);
             int want = Math.max(1, needed - c.pairs);
             int least = (int) Math.ceil(c.secondsPerChunk / c.secondsPerRound);
             int rounds = Math.max(Math.min(want, Math.max(c.pairs, firstRounds)), Math.min(least, want));
@@ -211,10 +217,7 @@ public final class BudgetAllocation {
             return String.format(Locale.ROOT, "every comparison decided or within %.0f%% after %d pairs (%d of %d "
                     + "decided)", 100 * target, c.pairs, decided, c.comparisons.size());
         }
-        int needed = 0;
-        for (PairedRatio r : open) {
-            needed = Math.max(needed, pairsToClose(r));
-        }
+        int needed = pairsNeeded(c);
         return String.format(Locale.ROOT, "the budget is spent after %d pairs with %d of %d comparisons open (%d "
                 + "decided); closing them would take about %s pairs in all, %.0f more minutes", c.pairs, open.size(),
                 c.comparisons.size(), decided, needed >= MAX_PAIRS ? "more than " + MAX_PAIRS : String.valueOf(needed),
