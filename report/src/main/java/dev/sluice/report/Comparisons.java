@@ -79,6 +79,18 @@ final class Comparisons {
         return out;
     }
 
+    /**
+     * The mapper stage's comparisons against the baseline alone (each other strategy over the first): what a run with
+     * a budget decides ({@link DecidingSchedule}).
+     */
+    static List<PairedRatio> againstBaseline(PairedRun run) {
+        List<PairedRatio> out = new ArrayList<>();
+        for (int s = 1; run.pairs() > 0 && s < run.strategies.size(); s++) {
+            out.add(PairedRatio.of(run.times(s), run.times(0)));
+        }
+        return out;
+    }
+
     /** Every comparison of a paired configuration with pairs, both figures; {@code params} are the configuration's. */
     static List<Entry> of(String config, PairedRun run, Map<String, String> params, double target) {
         List<Entry> out = new ArrayList<>();

@@ -91,6 +91,59 @@ final class PairedSection {
                 section);
     }
 
+    /**
+     * The first screen's verdict: how many mapper-stage comparisons against the baseline are decided (their 99%
+     * interval excludes 1), and for each undecided one its interval, its pairs and what deciding it would take if its
+     * ratio and spread stayed as they are ({@link BudgetAllocation#pairsToClose}), in pairs and in minutes at its
+     * size's measured seconds per pair (stops.json's time over its pairs, a chunk's fixed costs included).
+     */
+    List<String> decisions(Function<JmhResults.Row, List<Double>> mapper) {
+        BudgetAllocation allocation = new BudgetAllocation();
+        List<String> undecided = new ArrayList<>();
+        int decided = 0;
+        int total = 0;
+        for (String size : sizes) {
+            for (String s : strategies) {
+                Optional<PairedRatio> r = ratio(size, s, baseline, mapper);
+                if (r.isEmpty()) {
+                    continue;
+                }
+                total++;
+                PairedRatio p = r.get();
+                if (BudgetAllocation.decided(p)) {
+                    decided++;
+                    continue;
+                }
+                int needed = allocation.pairsToClose(p);
+                double perPair = secondsPerPair(size);
+                undecided.add(String.format(Locale.ROOT, "%s `%s`: %s after %d pairs; %s", size, s, cell(r),
+                        p.pairs(), allocation.closed(p) ? "within " + Math.round(100 * StoppingRule.TARGET)
+                                + "% of its ratio: any effect is smaller than that"
+                                : String.format(Locale.ROOT, "deciding it would take about %s pairs in all%s",
+                                        needed >= BudgetAllocation.MAX_PAIRS ? "more than " + needed : needed,
+                                        Double.isNaN(perPair) ? "" : String.format(Locale.ROOT, ", %.0f more "
+                                                + "minutes", Math.max(0, needed - p.pairs()) * perPair / 60))));
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "Decided: %d of %d mapper-stage comparisons against %s (their 99%% "
+                + "interval excludes 1)%s", decided, total, baseline, undecided.isEmpty() ? "." : "; undecided:"));
+        lines.addAll(undecided);
+        return lines;
+    }
+
+    /** A size's seconds per pair from stops.json; NaN where the run has no stop for it. */
+    private double secondsPerPair(String size) {
+        if (stops != null) {
+            for (JsonNode stop : stops) {
+                if (size.equals(stop.path("size").asText()) && stop.path("pairs").asInt() > 0) {
+                    return stop.path("seconds").asDouble() / stop.path("pairs").asInt();
+                }
+            }
+        }
+        return Double.NaN;
+    }
+
     private static String cell(Optional<PairedRatio> r) {
         if (r.isEmpty()) {
             return "n/a";

@@ -35,6 +35,9 @@ final class SeedAnalysis {
                     run.improvement(Figure.QUERY, largest, s).map(Improvement::text).orElse("n/a"))));
         }
         if (run.isPaired()) {
+            List<String> decisions = run.paired.decisions(Figure.MAPPER.runs);
+            // The undecided ones as a nested list under the count.
+            lines.add(String.join("\n  - ", decisions));
             lines.add(run.paired.summary(Figure.MAPPER.runs, pairedSection));
         }
         int within = 0;

@@ -25,6 +25,8 @@ public final class StoppingRule {
     public enum Reason {
         /** Every comparison's interval is within the target. */
         REACHED("reached"),
+        /** Every comparison decided (its interval excludes 1) or within the target ({@link DecidingSchedule}). */
+        DECIDED("decided"),
         /** The next chunk would not fit in what is left of the configuration's share of the budget. */
         BUDGET("budget"),
         /** A fixed number of rounds was asked for, and run. */

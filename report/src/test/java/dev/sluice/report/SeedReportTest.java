@@ -182,7 +182,28 @@ class SeedReportTest {
                 + "against ideal, at every size) have a 99% interval within 5% of their ratio."), text);
         assertTrue(text.contains("buffered is faster than per-batch with 99% confidence at every size (paired "
                 + "intervals), from tiny up"), text);
+        assertTrue(text.contains("- Decided: 2 of 2 mapper-stage comparisons against per-batch (their 99% interval "
+                + "excludes 1)."), text);
         assertTrue(Files.isRegularFile(dir.resolve("report/improvement.png")));
+    }
+
+    @Test
+    void theFirstScreenSaysWhatDecidingAnUndecidedComparisonWouldTake(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("runs"));
+        double[] ratios = {0.6, 1.3, 0.9};
+        double[][] t = new double[ratios.length][];
+        for (int r = 0; r < ratios.length; r++) {
+            t[r] = new double[] {300, 300 * ratios[r]};
+        }
+        new SyntheticResults().paired("tiny", List.of("per-batch", "buffered"), "none", t)
+                .write(dir.resolve("runs/01-tiny-c1.json"));
+        PairedDirectories.of(dir, "tiny", List.of("per-batch", "buffered")).writeResults();
+        Path report = new SeedReport(JmhResults.read(dir.resolve("jmh-result.json")), Environment.read(
+                dir.resolve("none.json")), "jmh-result.json", null).write(dir.resolve("report"));
+        String text = Files.readString(report, StandardCharsets.UTF_8);
+        assertTrue(text.contains("- Decided: 0 of 1 mapper-stage comparisons against per-batch (their 99% interval "
+                + "excludes 1); undecided:\n  - tiny `buffered`: "), text);
+        assertTrue(text.contains(" after 3 pairs; deciding it would take about "), text);
     }
 
     @Test

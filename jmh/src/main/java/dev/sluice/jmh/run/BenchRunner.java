@@ -3,7 +3,9 @@ package dev.sluice.jmh.run;
 import dev.sluice.core.run.Metric;
 import dev.sluice.jmh.SluiceBenchmarks;
 import dev.sluice.report.BenchPlan;
+import dev.sluice.report.BudgetAllocation;
 import dev.sluice.report.ChunkSchedule;
+import dev.sluice.report.DecidingSchedule;
 import dev.sluice.report.Plan;
 import dev.sluice.report.Plan.Configuration;
 import dev.sluice.report.ReportTools;
@@ -158,7 +160,9 @@ public final class BenchRunner {
         List<Configuration> configs = plan.configurations;
         List<RunDirectory.Config> named = directory.configs();
         long total = configs.stream().mapToLong(c -> c.weight).sum();
-        ChunkSchedule schedule = new WeightedShares(directory, plan.budget, new StoppingRule());
+        // With a budget, the chunks go where they decide the most per second; without, each size runs its rounds once.
+        ChunkSchedule schedule = plan.budget > 0 ? new DecidingSchedule(directory, plan.budget, new BudgetAllocation())
+                : new WeightedShares(directory, plan.budget, new StoppingRule());
         int n = configs.size();
         long done = 0;
         started = now();
