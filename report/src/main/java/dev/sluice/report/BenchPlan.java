@@ -280,8 +280,9 @@ public final class BenchPlan {
                         + "each ratio taken between waves of the same round"
                         : "a size's strategies in alternating forks, each ratio taken between waves of the same "
                         + "iteration")
-                + (budget > 0 ? String.format(Locale.ROOT, "; chunks of rounds added until every 99%% interval is "
-                        + "within 5%% of its ratio or the configuration's share of the %d s budget (%s) is spent",
+                + (budget > 0 ? String.format(Locale.ROOT, "; after every size's first chunk, chunks of rounds "
+                        + "where they decide the most, until every comparison is decided or within 5%% of its ratio, "
+                        + "or the %d s budget (%s) is spent",
                         budget, from(options, "budget")) : "; no budget: the rounds above, once"));
         header.add(pairing);
         Settings settings = new Settings(scale, tasks, codec, producer.isNone() ? null : producer.toString(), warmUp,

@@ -26,6 +26,10 @@ final class SeedAnalysis {
         String largest = run.largest();
         lines.add("The question (the seed report's): does consolidation beat the per-batch writer, from which size on, "
                 + "and why. Here: " + crossover(Figure.MAPPER));
+        if (run.isPaired()) {
+            // How many of the questions the run answered, first; the undecided ones as a nested list under the count.
+            lines.add(String.join("\n  - ", run.paired.decisions(Figure.MAPPER.runs)));
+        }
         for (String s : run.others()) {
             run.improvement(Figure.MAPPER, largest, s).ifPresent(v -> lines.add(String.format(Locale.ROOT,
                     "At %s, %s's mapper stage time is %s against %s (%s); its query total time %s.", largest, s,
@@ -35,9 +39,6 @@ final class SeedAnalysis {
                     run.improvement(Figure.QUERY, largest, s).map(Improvement::text).orElse("n/a"))));
         }
         if (run.isPaired()) {
-            List<String> decisions = run.paired.decisions(Figure.MAPPER.runs);
-            // The undecided ones as a nested list under the count.
-            lines.add(String.join("\n  - ", decisions));
             lines.add(run.paired.summary(Figure.MAPPER.runs, pairedSection));
         }
         int within = 0;

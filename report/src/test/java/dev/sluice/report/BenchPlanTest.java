@@ -47,7 +47,7 @@ class BenchPlanTest {
                 lines.get(0));
         assertTrue(lines.get(1).startsWith("# paired rounds (the preset's): a size's strategies take turns wave by "
                 + "wave in one fork"), lines.get(1));
-        assertTrue(lines.get(1).endsWith("share of the 1800 s budget (the preset's) is spent"), lines.get(1));
+        assertTrue(lines.get(1).endsWith("or the 1800 s budget (the preset's) is spent"), lines.get(1));
         assertEquals(BenchPlan.ROUNDS, plan.design);
         assertEquals(1800, plan.budget);
         assertEquals(List.of("noise-floor", "small", "small-raw", "medium", "medium-raw", "large", "large-raw",
