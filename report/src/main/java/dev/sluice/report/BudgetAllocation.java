@@ -1,33 +1,35 @@
 package dev.sluice.report;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Which paired configuration (a size) gets the run's next chunk of rounds, and how many, so that a time budget decides
  * as many comparisons as it can: every configuration first gets its first chunk, then each next chunk goes where it
- * narrows the open intervals most per second, until every comparison is decided or within target, or the budget is
- * spent.
+ * closes the most comparisons per second, until every comparison is closed or the budget is spent.
  *
  * <p>A comparison is <em>decided</em> when its {@value PairedRatio#CONFIDENCE} interval excludes 1 (the strategy is
  * faster or slower than its baseline) and <em>within target</em> when its half-width is within {@link #target} of its
- * ratio (whatever its effect is, it is smaller than the target). Either closes it. An open comparison needs its
- * interval's half-width on the log scale, {@code h = t · sd / √n}, to shrink below what closing it takes,
+ * ratio (whatever its effect is, it is smaller than the target). Either closes it. If its ratio and spread stay as
+ * they are, an open comparison closes after the fewest pairs n with {@code t(n-1) · sd / √n < need} on the log scale,
  * {@code need = max(|log ratio|, log(1 + target))}: its distance from no effect, or the target where the effect is
- * smaller than that. Its shortfall is {@code h / need} (above 1 while open).
+ * smaller ({@link #pairsToClose}).
  *
- * <p>Why this order: one more round of a configuration costs its measured seconds per round {@code c} and shrinks
- * every open {@code (h / need)²} of that configuration by about {@code 1/n} of itself (h² falls as 1/n). Giving each
- * chunk to the configuration with the largest {@code Σ (h / need)² / (n · c)} is the greedy form of Neyman's optimal
- * allocation for stratified samples (pairs in proportion to spread over √cost, here spread measured against what
- * deciding needs), so cheap noisy sizes get many rounds and costly quiet ones few, as opposed to a fixed share of the
- * budget by bytes. A chunk is as many rounds as its widest open comparison's spread says it still needs, at most as
- * many again as it has (so that a spread estimated from a few pairs is looked at again before much is spent on it),
- * at least what makes the chunk's fixed cost (a JVM, its inputs, its warm-ups) no more than its rounds' cost, and at
- * most what the budget left pays for.
+ * <p>Why this order: the question a run answers is how many comparisons it decides, so a chunk of k rounds of a
+ * configuration is worth the comparisons it would close, each open one counting {@code min(1, k / still)} for the
+ * {@code still} rounds it needs (progress toward one that needs more), over what the chunk costs: its fixed cost (a
+ * JVM, its inputs, its warm-ups) plus k times the configuration's measured seconds per round. Each next chunk is the
+ * configuration and length with the most closed per second, the lengths weighed being each open comparison's need up
+ * to a cap of as many rounds again as the configuration has (a spread estimated from a few pairs is looked at again
+ * before much is spent on it), and the cap. So a comparison of a large effect on a cheap size is closed first, and
+ * one with no effect, which needs many pairs to come within the target, waits for the time the others leave. (A first
+ * version gave each chunk to the size with the largest {@code Σ (h / need)² / (n · c)}, Neyman's allocation of pairs
+ * to spread over √cost; in the main job it spent the budget on comparisons of no effect at large and left ones a
+ * minute from decided at medium open: docs/paired.md.)
  */
 public final class BudgetAllocation {
     /** What the allocation knows of one paired configuration after its chunks so far. */
@@ -111,15 +113,6 @@ public final class BudgetAllocation {
         return decided(c) || (c.hasInterval() && c.relativeHalfWidth() <= target);
     }
 
-    /** {@code h / need} of an open comparison (see the class comment); +infinity without an interval. */
-    double shortfall(PairedRatio c) {
-        if (!c.hasInterval()) {
-            return Double.POSITIVE_INFINITY;
-        }
-        double h = (Math.log(c.high) - Math.log(c.low)) / 2;
-        return h / need(c);
-    }
-
     private double need(PairedRatio c) {
         return Math.max(Math.abs(Math.log(c.ratio)), Math.log1p(target));
     }
@@ -164,16 +157,6 @@ public final class BudgetAllocation {
         return needed;
     }
 
-    /** How much one more second of a configuration's rounds narrows its open intervals (see the class comment). */
-    double gainPerSecond(Config c) {
-        double sum = 0;
-        for (PairedRatio r : open(c)) {
-            double s = shortfall(r);
-            sum += s * s;
-        }
-        return sum / (c.pairs * c.secondsPerRound);
-    }
-
     /**
      * The next chunk, or empty when the run is done: every comparison closed, or the budget's {@code secondsLeft}
      * paying for no chunk of an open configuration.
@@ -184,29 +167,42 @@ public final class BudgetAllocation {
                 return Optional.of(new Chunk(c.name, firstRounds, "the first chunk"));
             }
         }
-        List<Config> order = new ArrayList<>();
+        Chunk best = null;
+        double bestRate = 0;
         for (Config c : configs) {
-            if (!open(c).isEmpty()) {
-                order.add(c);
+            List<PairedRatio> open = open(c);
+            if (open.isEmpty()) {
+                continue;
             }
-        }
-        order.sort(Collections.reverseOrder((a, b) -> Double.compare(gainPerSecond(a), gainPerSecond(b))));
-        for (Config c : order) {
-            int needed = pairsNeeded(c);
-            int want = Math.max(1, needed - c.pairs);
-            int least = (int) Math.ceil(c.secondsPerChunk / c.secondsPerRound);
-            int rounds = Math.max(Math.min(want, Math.max(c.pairs, firstRounds)), Math.min(least, want));
+            // The rounds each open comparison still needs, and the chunk lengths worth weighing: each of those up to
+            // the cap (as many again as the configuration has), and the cap itself.
+            int cap = Math.max(c.pairs, firstRounds);
             long affordable = (long) Math.floor((secondsLeft - c.secondsPerChunk) / c.secondsPerRound);
             if (affordable < 1) {
                 continue;
             }
-            rounds = (int) Math.min(rounds, affordable);
-            return Optional.of(new Chunk(c.name, rounds, String.format(Locale.ROOT, "%d of its %d comparisons open, "
-                    + "the most narrowing per second (%.3g); the widest asks for about %s pairs in all",
-                    open(c).size(), c.comparisons.size(), gainPerSecond(c),
-                    needed >= MAX_PAIRS ? "more than " + MAX_PAIRS : String.valueOf(needed))));
+            int[] still = new int[open.size()];
+            Set<Integer> lengths = new TreeSet<>();
+            for (int i = 0; i < still.length; i++) {
+                still[i] = Math.max(1, pairsToClose(open.get(i)) - c.pairs);
+                lengths.add((int) Math.min(Math.min(still[i], cap), affordable));
+            }
+            lengths.add((int) Math.min(cap, affordable));
+            for (int k : lengths) {
+                double closed = 0;
+                for (int need : still) {
+                    closed += Math.min(1.0, (double) k / need);
+                }
+                double rate = closed / (c.secondsPerChunk + k * c.secondsPerRound);
+                if (rate > bestRate) {
+                    bestRate = rate;
+                    best = new Chunk(c.name, k, String.format(Locale.ROOT, "%d of its %d comparisons open; %d "
+                            + "rounds close about %.2f of them, the most per second (%.3g per minute)", open.size(),
+                            c.comparisons.size(), k, closed, 60 * rate));
+                }
+            }
         }
-        return Optional.empty();
+        return Optional.ofNullable(best);
     }
 
     /** Why a configuration ended where it did, in words: closed, or what its open comparisons would still take. */

@@ -67,6 +67,13 @@ public final class Environment {
         return new Environment(v);
     }
 
+    /** This environment with one more value. */
+    public Environment with(String key, String value) {
+        Map<String, String> v = new LinkedHashMap<>(values);
+        v.put(key, value);
+        return new Environment(v);
+    }
+
     /**
      * This environment with the storage devices of {@code rows}: for each {@code device} parameter, its kind, the
      * figures the kernel was told to enforce (JMH's {@code device.*} secondary results, which every trial on an emulated

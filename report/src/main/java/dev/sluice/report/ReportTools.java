@@ -196,7 +196,16 @@ public final class ReportTools {
      */
     public static void environment(Path out, Path benchmarkDir, String jdk, String commit, Path result)
             throws IOException {
+        environment(out, benchmarkDir, jdk, commit, result, null);
+    }
+
+    /** As above, with what the gate did before every wave ({@code gate} in environment.json), where it is known. */
+    public static void environment(Path out, Path benchmarkDir, String jdk, String commit, Path result, String gate)
+            throws IOException {
         Environment environment = Environment.probe(benchmarkDir, jdk, commit);
+        if (gate != null) {
+            environment = environment.with("gate", gate);
+        }
         if (result != null) {
             environment = environment.withDevices(JmhResults.read(result));
         }

@@ -116,6 +116,20 @@ class BudgetAllocationTest {
     }
 
     @Test
+    void aComparisonAFewRoundsFromDecidedIsServedBeforeOneOfNoEffect() {
+        // medium: buffered about 30% faster, widely spread, 25 s a round; large: no effect, quiet, 40 s a round. The
+        // large one's interval is the widest against what it needs (5%), but closing it takes many rounds.
+        BudgetAllocation.Config medium = new BudgetAllocation.Config("medium", 3, List.of(PairedRatio.ofRatios(
+                List.of(0.5, 0.9, 0.7), PairedRatio.CONFIDENCE)), 25, 20);
+        BudgetAllocation.Config large = new BudgetAllocation.Config("large", 3, List.of(PairedRatio.ofRatios(
+                List.of(1.06, 0.95, 1.0), PairedRatio.CONFIDENCE)), 40, 20);
+        BudgetAllocation allocation = new BudgetAllocation();
+        assertTrue(allocation.pairsToClose(medium.comparisons.get(0)) < allocation.pairsToClose(
+                large.comparisons.get(0)));
+        assertEquals("medium", allocation.next(List.of(large, medium), 1800).orElseThrow().config);
+    }
+
+    @Test
     void everySizeGetsItsFirstChunkBeforeAnyGetsASecond() {
         Size a = new Size("a", new double[] {0.0}, 0.3, 1, 1);
         Size b = new Size("b", new double[] {0.0}, 0.3, 1, 1);

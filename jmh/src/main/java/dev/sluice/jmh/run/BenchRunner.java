@@ -2,6 +2,7 @@ package dev.sluice.jmh.run;
 
 import dev.sluice.core.run.Metric;
 import dev.sluice.jmh.SluiceBenchmarks;
+import dev.sluice.jmh.state.GateState;
 import dev.sluice.report.BenchPlan;
 import dev.sluice.report.BudgetAllocation;
 import dev.sluice.report.ChunkSchedule;
@@ -49,7 +50,7 @@ public final class BenchRunner {
     /** The options that take a value; {@code --jdk} is the launcher's, accepted here and not used. */
     static final List<String> OPTIONS = List.of("--preset", "--strategies", "--sizes", "--scale", "--tasks", "--codec",
             "--sync", "--warmups", "--warmup-records", "--iterations", "--paired", "--budget", "--device",
-            "--producer", "--jdk", "--out");
+            "--producer", "--drop-caches", "--jdk", "--out");
     /** The secondary result the raw write takes its size from (WaveFigures writes it): a data file's bytes per task. */
     static final String DATA_BYTES_PER_TASK = Metric.WAVE_DATA_BYTES_PER_TASK.key();
     /** The lines of a failed run's log that are printed. */
@@ -125,6 +126,8 @@ public final class BenchRunner {
             }
             if (name.equals("--out")) {
                 given = args.get(i + 1);
+            } else if (name.equals("--drop-caches")) {
+                dropCaches = dropCaches(args.get(i + 1));
             } else if (!name.equals("--jdk")) {
                 planArgs.addAll(List.of(name, args.get(i + 1)));
             }
@@ -145,7 +148,9 @@ public final class BenchRunner {
         Path result = out.resolve("jmh-result.json");
         Path environment = out.resolve("environment.json");
         ReportTools.environment(environment, Paths.get(System.getenv().getOrDefault("TMPDIR", "/tmp")),
-                System.getProperty("java.vendor") + " " + System.getProperty("java.vm.version"), commit, result);
+                System.getProperty("java.vendor") + " " + System.getProperty("java.vm.version"), commit, result,
+                dropCaches ? "sync, wait for Dirty + Writeback, drop the clean page cache"
+                        : "sync, wait for Dirty + Writeback");
         Path report = plan.preset.equals("balance") ? ReportTools.balance(result, out.resolve("report"))
                 : ReportTools.report(result, out.resolve("report"), environment);
         err.println(script + ": finished " + plan.configurations.size() + " configurations in " + (now() - started)
@@ -155,6 +160,20 @@ public final class BenchRunner {
     }
 
     private long started;
+    /** Whether the clean page cache is dropped before every wave (--drop-caches). */
+    private boolean dropCaches;
+
+    /** --drop-caches: true or false; true needs /proc/sys/vm/drop_caches writable (root), checked before any file. */
+    private static boolean dropCaches(String value) throws UsageException {
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new UsageException("invalid --drop-caches '" + value + "': allowed are true and false");
+        }
+        if (value.equals("true") && !Files.isWritable(GateState.DROP_CACHES)) {
+            throw new UsageException("invalid --drop-caches 'true': " + GateState.DROP_CACHES + " is not writable "
+                    + "here; dropping the page cache needs root");
+        }
+        return value.equals("true");
+    }
 
     private void runAll(Plan plan) throws Exception {
         List<Configuration> configs = plan.configurations;
@@ -225,8 +244,9 @@ public final class BenchRunner {
             }
             for (JmhRun r : Runs.chunk(plan.configurations.get(place), plan.design, step.config.run, step.chunk,
                     step.rounds)) {
-                err.println(script + ":   " + r.file.substring(step.config.run.length() + 1) + ": "
-                        + r.benchmark.getSimpleName() + " -i " + r.iterations);
+                // The size too: with a budget, a chunk may go to any size reached so far.
+                err.println(script + ":   " + step.config.name + " " + r.file.substring(step.config.run.length() + 1)
+                        + ": " + r.benchmark.getSimpleName() + " -i " + r.iterations);
                 jmh(r);
             }
         }
@@ -254,7 +274,11 @@ public final class BenchRunner {
     private Collection<RunResult> jmh(JmhRun run) throws Exception {
         long t0 = System.nanoTime();
         Path log = out.resolve("logs").resolve(run.file + ".log");
-        List<String> flags = SluiceBenchmarks.forkFlags(run.params, out.resolve("verified").toString());
+        List<String> flags = new ArrayList<>(SluiceBenchmarks.forkFlags(run.params,
+                out.resolve("verified").toString()));
+        if (dropCaches) {
+            flags.add("-D" + GateState.DROP_CACHES_PROPERTY + "=true");
+        }
         Collection<RunResult> results;
         PrintStream stdout = System.out;
         PrintStream stderr = System.err;

@@ -2,6 +2,8 @@ package dev.sluice.jmh.state;
 
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.spi.Bytes;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Level;
@@ -13,13 +15,19 @@ import org.openjdk.jmh.annotations.State;
  * Makes iterations independent: before each one (outside its time), dirty data is flushed and the gate waits, for at
  * most {@value #MAX_WAIT_SECONDS} s, until Dirty + Writeback are back within {@code TOLERANCE} of their idle level,
  * the level right after the first flush of the trial. What it found and how long it waited are reported per
- * iteration.
+ * iteration. With {@value #DROP_CACHES_PROPERTY}=true (scripts/bench.sh --drop-caches true, as root) it then drops the
+ * clean page cache as well, so that every wave finds the same free memory rather than the previous wave's cached
+ * pages: one of the candidate sources of a wave's own spread that docs/paired.md measures.
  */
 @State(Scope.Benchmark)
 public class GateState {
     /** Dirty + Writeback may stay this far above the idle level when an iteration starts. */
     static final long TOLERANCE = 64 * Bytes.MiB;
     static final long MAX_WAIT_SECONDS = 120;
+    /** The system property that asks for the clean page cache to be dropped before every wave. */
+    public static final String DROP_CACHES_PROPERTY = "sluice.dropCaches";
+    /** Writing 1 drops the clean page cache (the kernel's Documentation/admin-guide/sysctl/vm.rst, drop_caches). */
+    public static final Path DROP_CACHES = Path.of("/proc/sys/vm/drop_caches");
 
     private final DirtyPages dirty = DirtyPages.system();
     private long idle = -1;
@@ -38,6 +46,10 @@ public class GateState {
         if (!settled.settled) {
             System.out.printf(Locale.ROOT, "%nsluice gate: Dirty + Writeback still %d bytes after %d s (idle %d)%n",
                     settled.after, MAX_WAIT_SECONDS, idle);
+        }
+        if (Boolean.getBoolean(DROP_CACHES_PROPERTY)) {
+            // After the flush, so that what is dropped is clean; the runner checked that this is writable.
+            Files.writeString(DROP_CACHES, "1\n");
         }
     }
 

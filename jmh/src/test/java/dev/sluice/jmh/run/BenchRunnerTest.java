@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.jmh.state.GateState;
 import dev.sluice.spi.InvalidParameterException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +28,18 @@ class BenchRunnerTest {
         InvalidParameterException e = assertThrows(InvalidParameterException.class,
                 () -> new BenchRunner().run(List.of("--preset", "huge")));
         assertEquals("--preset", e.parameter());
+    }
+
+    @Test
+    void dropCachesTakesTrueOrFalseAndTrueNeedsTheKernelsFileWritable(@TempDir Path dir) {
+        Path out = dir.resolve("out");
+        assertEquals("invalid --drop-caches 'yes': allowed are true and false",
+                refusal("--preset", "smoke", "--drop-caches", "yes", "--out", out.toString()));
+        if (!Files.isWritable(GateState.DROP_CACHES)) {
+            assertTrue(refusal("--preset", "smoke", "--drop-caches", "true", "--out", out.toString())
+                    .endsWith("dropping the page cache needs root"));
+        }
+        assertTrue(!Files.exists(out), "refused before any file");
     }
 
     @Test
