@@ -11,8 +11,8 @@ import java.util.Optional;
 /**
  * The chunks of a run with a time budget, spent where they decide the most: every paired configuration gets its first
  * chunk as the runner reaches it, in plan order; once the last one has had its first chunk, each next chunk goes to
- * the configuration {@link BudgetAllocation} picks (the one whose open comparisons narrow most per second of its
- * measured rounds), until every comparison is decided or within the target, or the budget left pays for no chunk.
+ * the configuration {@link BudgetAllocation} picks (the one whose rounds close the most open comparisons per second
+ * of their measured cost), until every comparison is decided or within the target, or the budget left pays for no chunk.
  * The comparisons it decides are the mapper stage's, each strategy against the run's baseline (its first strategy).
  * Each configuration's stop in {@code stops/} says why it got what it got.
  *
@@ -50,7 +50,7 @@ public final class DecidingSchedule implements ChunkSchedule {
         return reached.size() < pairedConfigs
                 ? "its first chunk now; the budget left goes where it decides the most once every size has had one"
                 : String.format(Locale.ROOT, "its first chunk, then %ds of the budget left to the sizes whose "
-                        + "comparisons are open, where they narrow most per second", Math.max(0, budget - elapsed));
+                        + "comparisons are open, where they close the most per second", Math.max(0, budget - elapsed));
     }
 
     @Override
