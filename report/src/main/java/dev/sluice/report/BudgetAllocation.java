@@ -88,13 +88,7 @@ public final class BudgetAllocation {
     public final int firstRounds;
 
     public BudgetAllocation(double target, int firstRounds) {
-        if (!(target > 0)) {
-            throw new IllegalArgumentException("a target half-width must be > 0, not " + target);
-        }
-        if (firstRounds < 2) {
-            throw new IllegalArgumentException("the first chunk needs 2 rounds or more for an interval, not "
-                    + firstRounds);
-        }
+        StoppingRule.check(target, firstRounds);
         this.target = target;
         this.firstRounds = firstRounds;
     }

@@ -66,6 +66,17 @@ public final class StoppingRule {
     public final int firstRounds;
 
     public StoppingRule(double target, int firstRounds) {
+        check(target, firstRounds);
+        this.target = target;
+        this.firstRounds = firstRounds;
+    }
+
+    public StoppingRule() {
+        this(TARGET, FIRST_ROUNDS);
+    }
+
+    /** Refuses a target or a first chunk no interval can come from (also {@link BudgetAllocation}'s settings). */
+    static void check(double target, int firstRounds) {
         if (!(target > 0)) {
             throw new IllegalArgumentException("a target half-width must be > 0, not " + target);
         }
@@ -73,12 +84,6 @@ public final class StoppingRule {
             throw new IllegalArgumentException("the first chunk needs 2 rounds or more for an interval, not "
                     + firstRounds);
         }
-        this.target = target;
-        this.firstRounds = firstRounds;
-    }
-
-    public StoppingRule() {
-        this(TARGET, FIRST_ROUNDS);
     }
 
     /** The comparison whose interval is widest relative to its ratio (no interval counts as widest); null if none. */
