@@ -66,15 +66,8 @@ final class Comparisons {
     /** The mapper stage's comparisons of a paired configuration: what its stopping rule looks at. */
     static List<PairedRatio> mapper(PairedRun run) {
         List<PairedRatio> out = new ArrayList<>();
-        if (run.pairs() == 0) {
-            return out;
-        }
         for (int b : baselines(run.strategies)) {
-            for (int s = 0; s < run.strategies.size(); s++) {
-                if (s != b) {
-                    out.add(PairedRatio.of(run.times(s), run.times(b)));
-                }
-            }
+            out.addAll(against(run, b));
         }
         return out;
     }
@@ -84,9 +77,16 @@ final class Comparisons {
      * a budget decides ({@link DecidingSchedule}).
      */
     static List<PairedRatio> againstBaseline(PairedRun run) {
+        return against(run, 0);
+    }
+
+    /** Every other strategy's mapper-stage times over strategy {@code b}'s, pair by pair; none before the first pair. */
+    private static List<PairedRatio> against(PairedRun run, int b) {
         List<PairedRatio> out = new ArrayList<>();
-        for (int s = 1; run.pairs() > 0 && s < run.strategies.size(); s++) {
-            out.add(PairedRatio.of(run.times(s), run.times(0)));
+        for (int s = 0; run.pairs() > 0 && s < run.strategies.size(); s++) {
+            if (s != b) {
+                out.add(PairedRatio.of(run.times(s), run.times(b)));
+            }
         }
         return out;
     }
