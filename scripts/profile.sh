@@ -6,7 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 usage() {
   cat <<'USAGE'
 Usage: scripts/profile.sh --strategy S --size Z [--tasks N] [--scale F] [--codec C] [--memory-limit SIZE]
-                          [--iterations N] [--warmup-records quarter|full] [--event cpu|alloc|wall|lock]
+                          [--iterations N] [--warmup-records quarter|full] [--event cpu|alloc|wall|lock|page-faults]
                           [--device SPEC] [--out DIR]
 
 Runs ShuffleWriteBenchmark for one strategy and size (a wave of --tasks map tasks, 200 partitions, round robin,
@@ -33,7 +33,8 @@ Options:
   --iterations N measured waves (default: 1)
   --warmup-records R  quarter (default): the warm-up wave writes every record cut to its first quarter; full: the
                  records themselves, so that reused buffers (pool=true) are in the state measured waves find
-  --event E      cpu, alloc, wall or lock (default: cpu)
+  --event E      cpu, alloc, wall, lock or page-faults (every page fault, with the stack that touched the
+                 page) (default: cpu)
   --device SPEC  where the files go: native (default), emulated:write=RATE:dirty=SIZE, or a profile such as
                  seed-ssd (see: scripts/sluice device profiles; needs root)
   --out DIR      a directory, created if missing, where the files go (default: jmh/target/profile/STRATEGY-SIZE-EVENT)
@@ -65,7 +66,7 @@ done
 [[ -n "$strategy" ]] || die "--strategy is required"
 [[ -n "$size" ]] || die "--size is required"
 case "$size" in tiny|small|medium|large|xlarge|xxlarge) ;; *) die "invalid --size '$size': allowed are tiny, small, medium, large, xlarge, xxlarge" ;; esac
-case "$event" in cpu|alloc|wall|lock) ;; *) die "invalid --event '$event': allowed are cpu, alloc, wall, lock" ;; esac
+case "$event" in cpu|alloc|wall|lock|page-faults) ;; *) die "invalid --event '$event': allowed are cpu, alloc, wall, lock, page-faults" ;; esac
 [[ "$iterations" =~ ^[1-9][0-9]*$ ]] || die "invalid --iterations '$iterations': allowed is an integer >= 1"
 [[ "$limit" == none || "$limit" == machine || "$limit" =~ ^[0-9]+(\.[0-9]+)?[kKmMgGtT]?([iI]?[bB])?$ ]] \
   || die "invalid --memory-limit '$limit': allowed is none, machine or a byte size (examples: 4096, 32k, 64m, 1.5g)"

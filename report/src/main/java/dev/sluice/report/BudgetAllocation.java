@@ -211,6 +211,22 @@ public final class BudgetAllocation {
         return String.format(Locale.ROOT, "the budget is spent after %d pairs with %d of %d comparisons open (%d "
                 + "decided); closing them would take about %s pairs in all, %.0f more minutes", c.pairs, open.size(),
                 c.comparisons.size(), decided, needed >= MAX_PAIRS ? "more than " + MAX_PAIRS : String.valueOf(needed),
-                Math.max(0, needed - c.pairs) * c.secondsPerRound / 60);
+                secondsToReach(c.pairs, needed, c.secondsPerRound, c.secondsPerChunk) / 60);
+    }
+
+    /**
+     * The seconds it would take a configuration to go from {@code pairs} to {@code needed} pairs in chunks as this
+     * allocation gives them (each at most as many rounds as the configuration has, and at least the first chunk's),
+     * each chunk costing {@code perChunk} beyond its rounds. The stop's words and the report's first screen both say
+     * "more minutes" from this, so that the two agree.
+     */
+    public double secondsToReach(int pairs, int needed, double perRound, double perChunk) {
+        double seconds = 0;
+        for (int p = pairs; p < needed; ) {
+            int k = Math.min(needed - p, Math.max(p, firstRounds));
+            seconds += perChunk + k * perRound;
+            p += k;
+        }
+        return seconds;
     }
 }

@@ -83,7 +83,8 @@ public final class DecidingSchedule implements ChunkSchedule {
                 int needed = closed ? a.pairs : allocation.pairsNeeded(a);
                 StoppingRule.Decision decision = new StoppingRule.Decision(closed ? StoppingRule.Reason.DECIDED
                         : StoppingRule.Reason.BUDGET, 0, needed, allocation.why(a));
-                run.writeStop(c, paired, decision, seconds(paired), secondsLeft);
+                run.writeStop(c, paired, decision, seconds(paired), secondsLeft,
+                        new double[] {a.secondsPerRound, a.secondsPerChunk});
                 return Step.stop(c, decision);
             }
         }

@@ -115,14 +115,14 @@ final class PairedSection {
                     continue;
                 }
                 int needed = allocation.pairsToClose(p);
-                double perPair = secondsPerPair(size);
+                double seconds = secondsToReach(allocation, size, p.pairs(), needed);
                 undecided.add(String.format(Locale.ROOT, "%s `%s`: %s after %d pairs; %s", size, s, cell(r),
                         p.pairs(), allocation.closed(p) ? "within " + Math.round(100 * StoppingRule.TARGET)
                                 + "% of its ratio: any effect is smaller than that"
                                 : String.format(Locale.ROOT, "deciding it would take about %s pairs in all%s",
                                         needed >= BudgetAllocation.MAX_PAIRS ? "more than " + needed : needed,
-                                        Double.isNaN(perPair) ? "" : String.format(Locale.ROOT, ", %.0f more "
-                                                + "minutes", Math.max(0, needed - p.pairs()) * perPair / 60))));
+                                        Double.isNaN(seconds) ? "" : String.format(Locale.ROOT, ", %.0f more "
+                                                + "minutes", seconds / 60))));
             }
         }
         List<String> lines = new ArrayList<>();
@@ -132,12 +132,20 @@ final class PairedSection {
         return lines;
     }
 
-    /** A size's seconds per pair from stops.json; NaN where the run has no stop for it. */
-    private double secondsPerPair(String size) {
+    /**
+     * The seconds a size would take from {@code pairs} to {@code needed} pairs: from the costs its stop recorded, as
+     * the stop's own words reckon them ({@link BudgetAllocation#secondsToReach}); for a stop that recorded none (no
+     * budget, or a run from before they were recorded) at its seconds per pair so far; NaN where it has no stop.
+     */
+    private double secondsToReach(BudgetAllocation allocation, String size, int pairs, int needed) {
         if (stops != null) {
             for (JsonNode stop : stops) {
                 if (size.equals(stop.path("size").asText()) && stop.path("pairs").asInt() > 0) {
-                    return stop.path("seconds").asDouble() / stop.path("pairs").asInt();
+                    if (stop.has("secondsPerRound") && stop.has("secondsPerChunk")) {
+                        return allocation.secondsToReach(pairs, needed, stop.path("secondsPerRound").asDouble(),
+                                stop.path("secondsPerChunk").asDouble());
+                    }
+                    return Math.max(0, needed - pairs) * stop.path("seconds").asDouble() / stop.path("pairs").asInt();
                 }
             }
         }

@@ -211,9 +211,12 @@ public final class RunDirectory {
         return values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
     }
 
-    /** Writes why a paired configuration stopped, for stops.json. */
-    void writeStop(Config c, PairedRun run, StoppingRule.Decision decision, double seconds, double secondsLeft)
-            throws IOException {
+    /**
+     * Writes why a paired configuration stopped, for stops.json; {@code cost} is what the schedule knew of its costs
+     * ({@link WeightedShares#cost}: seconds per round, per chunk), null where it weighed none (no budget).
+     */
+    void writeStop(Config c, PairedRun run, StoppingRule.Decision decision, double seconds, double secondsLeft,
+                   double[] cost) throws IOException {
         ObjectMapper json = new ObjectMapper();
         ObjectNode o = json.createObjectNode();
         o.put("config", c.name);
@@ -231,6 +234,10 @@ public final class RunDirectory {
         o.put("reason", decision.reason.text);
         o.put("why", decision.why);
         o.put("pairsNeeded", decision.pairsNeeded);
+        if (cost != null) {
+            o.put("secondsPerRound", cost[0]);
+            o.put("secondsPerChunk", cost[1]);
+        }
         PairedRatio widest = StoppingRule.widest(Comparisons.mapper(run));
         if (widest != null && widest.hasInterval()) {
             o.put("widestRelativeHalfWidth", widest.relativeHalfWidth());

@@ -53,6 +53,7 @@ public final class WeightedShares implements ChunkSchedule {
         double secondsLeft = budget == 0 ? Double.POSITIVE_INFINITY : share - spent;
         PairedRun paired = run.paired(current);
         StoppingRule.Decision decision;
+        double[] cost = null;
         if (budget == 0) {
             decision = paired.chunks() == 0
                     ? new StoppingRule.Decision(StoppingRule.Reason.CONTINUE, current.iterations, 0,
@@ -60,12 +61,12 @@ public final class WeightedShares implements ChunkSchedule {
                     : new StoppingRule.Decision(StoppingRule.Reason.ROUNDS, 0, 0, String.format(Locale.ROOT,
                             "the %d rounds asked for, without a budget", paired.pairs()));
         } else {
-            double[] cost = cost(run, paired);
+            cost = cost(run, paired);
             decision = rule.decide(paired.pairs(), Comparisons.mapper(paired), secondsLeft, cost[0], cost[1]);
         }
         RunDirectory.Config config = current;
         if (decision.stop()) {
-            run.writeStop(config, paired, decision, spent, secondsLeft);
+            run.writeStop(config, paired, decision, spent, secondsLeft, cost);
             current = null;
             return Step.stop(config, decision);
         }

@@ -179,6 +179,16 @@ class BudgetAllocationTest {
     }
 
     @Test
+    void theMinutesToCloseCountTheChunksAsTheAllocationWouldGiveThem() {
+        BudgetAllocation allocation = new BudgetAllocation();
+        // From 5 to 20 pairs: a chunk of 5 (as many as it has), then one of 10; each chunk costs 30 s beyond its rounds.
+        assertEquals(2 * 30 + 15 * 4, allocation.secondsToReach(5, 20, 4, 30), 1e-9);
+        // From none: the first chunk's rounds at least, then doubling.
+        assertEquals(4 * 10 + (3 + 3 + 6 + 1) * 2, allocation.secondsToReach(0, 13, 2, 10), 1e-9);
+        assertEquals(0, allocation.secondsToReach(9, 9, 4, 30), 1e-9);
+    }
+
+    @Test
     void badSettingsAreRefusedNamingTheValue() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new BudgetAllocation(0, 3));
         assertTrue(e.getMessage().contains("0.0"), e.getMessage());

@@ -30,18 +30,24 @@ import org.openjdk.jmh.runner.IterationType;
  *
  * <p>Writes into DIR, per trial ({@code TRIAL} is its strategy, size and tasks, e.g. {@code buffered-small-2tasks}):
  * {@code TRIAL-flame.html} and {@code TRIAL-flame-reverse.html} (flame graphs), {@code TRIAL-collapsed.txt} (one line
- * per stack, {@code frame;frame;... samples}, for scripts). Events: cpu, alloc, wall, lock.
+ * per stack, {@code frame;frame;... samples}, for scripts). Events: cpu, alloc, wall, lock, and page-faults (the
+ * kernel's software event: one sample per page fault, with the Java stack that touched the page). With {@code perWave=true}
+ * it writes instead one {@code TRIAL-wave-N-collapsed.txt} per measured wave (N from 1, in the order of JMH's
+ * iterations), so that a slow wave's profile can be set beside a fast one's: a profile of all waves together shows
+ * what every wave does, not what a slow one does more.
  * {@code java -cp benchmarks.jar dev.sluice.jmh.profile.WaveProfiler STRATEGY SIZE TASKS} prints the TRIAL a run with those
  * parameters writes, so that scripts/profile.sh replaces exactly its own files and nothing else.
  */
 public final class WaveProfiler implements InternalProfiler, WaveWindow.Listener {
-    private static final List<String> EVENTS = List.of("cpu", "alloc", "wall", "lock");
+    private static final List<String> EVENTS = List.of("cpu", "alloc", "wall", "lock", "page-faults");
 
     private final AsyncProfiler profiler;
     private final String event;
     private final Path dir;
+    private final boolean perWave;
     private boolean started;
     private int measured;
+    private String trial;
 
     public WaveProfiler(String initLine) throws ProfilerException {
         Map<String, String> options = new LinkedHashMap<>();
@@ -52,16 +58,21 @@ public final class WaveProfiler implements InternalProfiler, WaveWindow.Listener
             int eq = option.indexOf('=');
             if (eq <= 0) {
                 throw new ProfilerException("invalid WaveProfiler option '" + option + "': allowed are libPath=FILE, "
-                        + "event=" + String.join("|", EVENTS) + ", dir=DIR");
+                        + "event=" + String.join("|", EVENTS) + ", dir=DIR, perWave=true|false");
             }
             options.put(option.substring(0, eq).trim(), option.substring(eq + 1).trim());
         }
         for (String name : options.keySet()) {
-            if (!List.of("libPath", "event", "dir").contains(name)) {
+            if (!List.of("libPath", "event", "dir", "perWave").contains(name)) {
                 throw new ProfilerException("unknown WaveProfiler option '" + name + "': allowed are libPath, event, "
-                        + "dir");
+                        + "dir, perWave");
             }
         }
+        String waves = options.getOrDefault("perWave", "false");
+        if (!waves.equals("true") && !waves.equals("false")) {
+            throw new ProfilerException("invalid WaveProfiler perWave '" + waves + "': allowed are true, false");
+        }
+        perWave = Boolean.parseBoolean(waves);
         String lib = options.get("libPath");
         if (lib == null || !new File(lib).isFile()) {
             throw new ProfilerException("invalid WaveProfiler libPath '" + lib + "': allowed is async-profiler's "
@@ -88,18 +99,24 @@ public final class WaveProfiler implements InternalProfiler, WaveWindow.Listener
 
     @Override
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+        trial = trialName(benchmarkParams);
         WaveWindow.listen(iterationParams.getType() == IterationType.MEASUREMENT ? this : null);
     }
 
     @Override
     public void opened() {
-        execute((started ? "resume" : "start") + ",event=" + event);
+        // "start" clears what was sampled before; "resume" keeps it.
+        execute((started && !perWave ? "resume" : "start") + ",event=" + event);
         started = true;
     }
 
     @Override
     public void closed() {
         execute("stop");
+        if (perWave) {
+            execute("collapsed,event=" + event + ",file="
+                    + dir.resolve(trial + "-wave-" + (measured + 1) + "-collapsed.txt").toAbsolutePath());
+        }
     }
 
     @Override
@@ -110,8 +127,12 @@ public final class WaveProfiler implements InternalProfiler, WaveWindow.Listener
                 || !started) {
             return Collections.emptyList();
         }
+        if (perWave) {
+            return Collections.singletonList(new TextResult("sluice wave profile (" + event + ", one per measured "
+                    + "wave): " + dir.resolve(trial + "-wave-N-collapsed.txt").toAbsolutePath() + ", N = 1 to "
+                    + measured + "\n", "wave-profile"));
+        }
         List<String> files = new ArrayList<>();
-        String trial = trialName(benchmarkParams);
         for (String[] output : List.of(new String[] {"flamegraph", "flame.html"},
                 new String[] {"flamegraph,reverse", "flame-reverse.html"}, new String[] {"collapsed", "collapsed.txt"})) {
             Path file = dir.resolve(trial + "-" + output[1]).toAbsolutePath();
