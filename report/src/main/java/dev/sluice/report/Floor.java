@@ -10,8 +10,9 @@ import java.util.Optional;
  * I/O (FloorBenchmark's {@code serialize} and {@code compress}), and the storage's part, one write of the committed
  * bytes (RawWriteBenchmark), each its mean in ms per wave. A wave must do both, so none can be shorter than the slower
  * of the two, {@link #floorMs()}; where the write's copy into the page cache is CPU work on the same cores as the
- * compression (two cores here, docs/limits.md) the two do not overlap, and their sum, {@link #sumMs()}, is what a wave
- * can reach. The report and comparisons.json give every strategy's time over both, computed here alone.
+ * compression (two cores here, docs/limits.md) the two overlap little, and a wave comes nearer their sum,
+ * {@link #sumMs()}: a reference, not a bound. The report and comparisons.json give every strategy's time over both,
+ * computed here alone.
  */
 final class Floor {
     static final String SERIALIZE = "serialize";
@@ -70,7 +71,7 @@ final class Floor {
         return Math.max(cpuMs(), rawWriteMs);
     }
 
-    /** The CPU work and the raw write one after the other: the floor where they compete for the same cores. */
+    /** The CPU work and the raw write one after the other: what a wave comes near where they share the cores. */
     double sumMs() {
         return cpuMs() + rawWriteMs;
     }

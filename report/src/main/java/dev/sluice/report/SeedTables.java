@@ -265,8 +265,8 @@ final class SeedTables {
                 + "records as Arrow IPC and compress them with the run's codec, on every core and without I/O "
                 + "(FloorBenchmark's serialize + compress), and write the committed bytes once (the raw write). No "
                 + "wave can be shorter than the slower; where the write's copy into the page cache is CPU work on "
-                + "the same cores as the compression, the two do not overlap and the sum of the parts is the floor a "
-                + "wave can reach. Means ± 99.9% error, ms per wave:");
+                + "the same cores as the compression, the two overlap little and a wave comes nearer the sum of the "
+                + "parts, a reference rather than a bound. Means ± 99.9% error, ms per wave:");
         out.println();
         out.println("| config | serialize | compress | raw write | floor (the slower) | sum |");
         out.println("|---|---|---|---|---|---|");
