@@ -84,22 +84,29 @@ class ScriptsIT {
         deleteRecursively(BENCH);
         Run r = run("scripts/bench.sh", "--preset", "smoke", "--out", BENCH.toString());
         assertEquals(0, r.status, r.err);
-        assertTrue(r.err.contains("[2/2]"), "progress: " + r.err);
-        assertTrue(r.err.contains("[1/2] tiny stopped: rounds: the 2 rounds asked for, without a budget"), r.err);
+        assertTrue(r.err.contains("[3/3]"), "progress: " + r.err);
+        assertTrue(r.err.contains("[1/3] tiny stopped: rounds: the 2 rounds asked for, without a budget"), r.err);
         assertTrue(r.err.contains("left"), "estimated time left: " + r.err);
         Path report = Paths.get(r.out.trim());
         assertEquals(BENCH.resolve("report/report.md"), report, "the last line is the report's path");
 
         JsonNode results = new ObjectMapper().readTree(BENCH.resolve("jmh-result.json").toFile());
-        assertEquals(6, results.size(), "five strategies, paired, and the raw write at tiny");
+        assertEquals(8, results.size(), "five strategies, paired, the raw write and the floors' two at tiny");
+        int floors = 0;
         for (JsonNode b : results) {
             assertEquals("tiny", b.path("params").path("size").asText());
+            if (b.path("benchmark").asText().contains(".FloorBenchmark.")) {
+                floors++;
+                continue;
+            }
             for (String metric : List.of("io.amplification", "query.totalMillis", "wave.sumTaskMillis",
                     "wave.slowestTaskMillis", "gate.waitMillis", "dirty.peakBytes")) {
                 assertTrue(b.path("secondaryMetrics").has(metric), metric + " missing from " + b);
             }
         }
+        assertEquals(2, floors, "serialize and compress");
         assertTrue(Files.readString(BENCH.resolve("plan.txt")).startsWith("# smoke:"), "the plan as run");
+        assertTrue(Files.readString(BENCH.resolve("plan.txt")).contains("\ntiny-floor|"), "the floors' configuration");
         // per-batch, the first strategy, verifies row by row; the others' equal bytes by the digests it recorded.
         try (var entries = Files.list(BENCH.resolve("verified"))) {
             assertEquals(1, entries.count(), "one input, one entry of verified digests");
@@ -120,9 +127,11 @@ class ScriptsIT {
                 + "per-batch, four against ideal");
         for (JsonNode c : comparisons) {
             for (String field : List.of("size", "strategy", "baseline", "ratio", "ciLow", "ciHigh", "pairs",
-                    "device")) {
+                    "device", "floorMs", "floorSumMs", "overFloor", "overFloorSum")) {
                 assertTrue(c.has(field), field + " missing from " + c);
             }
+            assertEquals(c.path("figure").asText().equals("mapper stage"), c.path("overFloor").isNumber(),
+                    "a mapper-stage row's time over the floor: " + c);
             assertEquals(2, c.path("pairs").asInt());
         }
         JsonNode stops = new ObjectMapper().readTree(BENCH.resolve("stops.json").toFile());
@@ -400,7 +409,7 @@ class ScriptsIT {
                 "Mapper stage time", "Sum of all mapper task durations", "vs per-batch", "Precision",
                 "I/O per map task", "raw-write reference", "Crossover", "What the counters say", "query.png",
                 "mapper.png", "tasks.png", "amplification.png", "syscalls.png", "per-batch", "buffered", "async",
-                "async:skipMerge=true", "Paired comparisons", "improvement.png")) {
+                "async:skipMerge=true", "Paired comparisons", "improvement.png", "Against the floor")) {
             assertTrue(report.contains(section), section + " missing from " + dir.resolve("report.md"));
         }
         for (String png : List.of("query.png", "mapper.png", "tasks.png", "amplification.png", "syscalls.png",

@@ -36,7 +36,9 @@ import java.util.Map;
  * strategies at their upstream defaults plus {@code async:skipMerge=true} (with {@code memoryLimit=machine}: upstream's
  * skip-merge requires a limit, and the machine's memory, read in the fork, is written in the result as
  * {@code machine}, so that results of two machines compare), and the raw-write reference at each size; first, the machine's own spread
- * over the same iterations (NoiseFloorBenchmark).
+ * over the same iterations (NoiseFloorBenchmark). Every preset plans a floor configuration per size after its raw write
+ * ({@code --floors false}: none): the wave's records serialized, and compressed by the run's codec, on every core,
+ * without I/O (FloorBenchmark), the floor's CPU part; none for lz4-frame, which FloorBenchmark refuses.
  */
 public final class BenchPlan {
     /** Paired designs: the strategies of a size take turns wave by wave in one fork, or fork by fork; or unpaired. */
@@ -240,6 +242,15 @@ public final class BenchPlan {
             throw new InvalidParameterException("--warmup-records", warmUp, BenchmarkTerms.QUARTER + " or "
                     + BenchmarkTerms.FULL);
         }
+        String floorsOption = options.getOrDefault("floors", "true");
+        if (!floorsOption.equals("true") && !floorsOption.equals("false")) {
+            throw new InvalidParameterException("--floors", floorsOption, "true (a floor configuration per size: "
+                    + "FloorBenchmark's serialize and compress) or false");
+        }
+        // lz4-frame compresses Arrow's buffers inside each record, not the serialized record: FloorBenchmark has no
+        // compression floor for it and refuses it, so the plan has none rather than a configuration that fails.
+        boolean floors = floorsOption.equals("true")
+                && ShuffleCodec.parse("--codec", codec) != ShuffleCodec.LZ4_FRAME;
         Producer producer = Producer.parse("--producer", options.getOrDefault("producer", Producer.NONE_NAME));
         String sync = options.getOrDefault("sync", "false");
         if (!sync.equals("true") && !sync.equals("false")) {
@@ -273,6 +284,10 @@ public final class BenchPlan {
                 options.containsKey("device") ? "given" : preset.devices.size() > 1 ? "the preset's" : "the default"));
         if (!producer.isNone()) {
             header.add(String.format(Locale.ROOT, "producer %s (given): %s", producer, producer.describe()));
+        }
+        if (floorsOption.equals("true") && !floors) {
+            header.add("no floors: " + codec + " compresses Arrow's buffers inside each record, not the serialized "
+                    + "record, so FloorBenchmark has no compression floor for it");
         }
         String pairing = String.format(Locale.ROOT, "paired %s (%s): %s", paired, pairedFrom, paired.equals(OFF)
                 ? "each strategy in forks of its own, one after the other"
@@ -324,6 +339,14 @@ public final class BenchPlan {
                 configurations.add(new Configuration(Configuration.Kind.RAW_WRITE, size + at + "-raw", weight / 4,
                         size, device, List.of(), List.of(), warmups, paired.equals(OFF) ? iterations : single, first,
                         settings));
+                if (floors && devices.indexOf(device) == 0) {
+                    // The CPU floors do no I/O, so one per size whatever the devices (recorded with the first, which
+                    // it does not use); planned like the raw write, with at least one warm-up iteration, so that the
+                    // measured ones run compiled code.
+                    configurations.add(new Configuration(Configuration.Kind.FLOOR, size + "-floor", weight / 4, size,
+                            device, List.of(), List.of(), Math.max(1, warmups),
+                            paired.equals(OFF) ? iterations : single, null, settings));
+                }
             }
         }
         return new Plan(presetName, header, paired, budget, configurations);

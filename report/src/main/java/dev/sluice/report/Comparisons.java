@@ -30,9 +30,18 @@ final class Comparisons {
         final String baseline;
         final PairedRatio ratio;
         final double target;
+        /** The size's floor, where the run measured it and the figure is the mapper stage; else null. */
+        final Floor floor;
+        /** The strategy's waves of the figure (ms), what its time over the floor is taken from. */
+        final List<Double> times;
 
         Entry(String config, Map<String, String> params, String figure, String strategy, String baseline,
               PairedRatio ratio, double target) {
+            this(config, params, figure, strategy, baseline, ratio, target, null, List.of());
+        }
+
+        Entry(String config, Map<String, String> params, String figure, String strategy, String baseline,
+              PairedRatio ratio, double target, Floor floor, List<Double> times) {
             this.config = config;
             this.params = params;
             this.figure = figure;
@@ -40,6 +49,8 @@ final class Comparisons {
             this.baseline = baseline;
             this.ratio = ratio;
             this.target = target;
+            this.floor = floor;
+            this.times = List.copyOf(times);
         }
 
         boolean withinTarget() {
@@ -93,6 +104,14 @@ final class Comparisons {
 
     /** Every comparison of a paired configuration with pairs, both figures; {@code params} are the configuration's. */
     static List<Entry> of(String config, PairedRun run, Map<String, String> params, double target) {
+        return of(config, run, params, target, null);
+    }
+
+    /**
+     * Every comparison of a paired configuration with pairs, both figures, the mapper stage's with the size's
+     * {@code floor} (null where the run has none).
+     */
+    static List<Entry> of(String config, PairedRun run, Map<String, String> params, double target, Floor floor) {
         List<Entry> out = new ArrayList<>();
         if (run.pairs() == 0) {
             return out;
@@ -106,7 +125,7 @@ final class Comparisons {
                         continue;
                     }
                     out.add(new Entry(config, params, figure, run.strategies.get(s), run.strategies.get(b),
-                            PairedRatio.of(times, base), target));
+                            PairedRatio.of(times, base), target, figure.equals(MAPPER) ? floor : null, times));
                 }
             }
         }
@@ -138,8 +157,26 @@ final class Comparisons {
             number(o, "logSd", e.ratio.logSd);
             ArrayNode ratios = o.putArray("pairRatios");
             e.ratio.ratios.forEach(ratios::add);
+            floor(o, e);
         }
         json.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), all);
+    }
+
+    /**
+     * The strategy's time against the size's floor ({@link Floor}): the floor's parts, the floor (the slower of
+     * serialize + compress and the raw write) and their sum, in ms per wave, and the strategy's geometric mean wave
+     * over each; every field null where the run has no floor or the figure is not the mapper stage.
+     */
+    private static void floor(ObjectNode o, Entry e) {
+        Floor f = e.floor;
+        boolean has = f != null && !e.times.isEmpty();
+        number(o, "floorSerializeMs", has ? f.serializeMs : Double.NaN);
+        number(o, "floorCompressMs", has ? f.compressMs : Double.NaN);
+        number(o, "floorRawWriteMs", has ? f.rawWriteMs : Double.NaN);
+        number(o, "floorMs", has ? f.floorMs() : Double.NaN);
+        number(o, "floorSumMs", has ? f.sumMs() : Double.NaN);
+        number(o, "overFloor", has ? f.over(e.times) : Double.NaN);
+        number(o, "overFloorSum", has ? f.overSum(e.times) : Double.NaN);
     }
 
     /** Null where a figure does not exist (one pair: no interval), as JSON has no NaN. */

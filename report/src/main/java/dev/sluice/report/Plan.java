@@ -59,11 +59,16 @@ public final class Plan {
             /** One strategy in a fork of its own. */
             SINGLE,
             /** The storage's reference: as many bytes as {@link #rawOf}'s first strategy committed, written in turn. */
-            RAW_WRITE
+            RAW_WRITE,
+            /**
+             * The CPU floors of a size, no I/O: every record of the wave serialized, and the serialized records
+             * compressed by the run's codec, on every core (FloorBenchmark's two methods, a fork each).
+             */
+            FLOOR
         }
 
         public final Kind kind;
-        /** The configuration's name ({@code tiny}, {@code small-raw}, {@code noise-floor}). */
+        /** The configuration's name ({@code tiny}, {@code small-raw}, {@code small-floor}, {@code noise-floor}). */
         public final String name;
         /** Its share of the run's time, relative to the others'. */
         public final long weight;

@@ -167,7 +167,7 @@ public final class RunDirectory {
                 rows.forEach(all::add);
                 Map<String, String> params = new TreeMap<>();
                 rows.get(0).path("params").fields().forEachRemaining(e -> params.put(e.getKey(), e.getValue().asText()));
-                comparisons.addAll(Comparisons.of(c.name, run, params, StoppingRule.TARGET));
+                comparisons.addAll(Comparisons.of(c.name, run, params, StoppingRule.TARGET, floor(c)));
                 Path stop = dir.resolve("stops").resolve(c.run + ".json");
                 if (Files.isRegularFile(stop)) {
                     stops.add(json.readTree(stop.toFile()));
@@ -189,6 +189,24 @@ public final class RunDirectory {
             Comparisons.write(dir.resolve("comparisons.json"), comparisons);
             json.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("stops.json").toFile(), stops);
         }
+    }
+
+    /**
+     * The floor of paired configuration {@code c}'s size: its size's floor configuration ({@code SIZE-floor}, one per
+     * size whatever the device) and its own raw write ({@code NAME-raw}), as they ran; null where either is not there
+     * (a plan without floors, lz4-frame, a run stopped early).
+     */
+    private Floor floor(Config c) throws IOException {
+        List<JmhResults.Row> rows = new ArrayList<>();
+        for (String name : List.of(c.params.getOrDefault("size", "") + "-floor", c.name + "-raw")) {
+            Config other = named(name);
+            Path result = other == null ? null : runs().resolve(other.run + ".json");
+            if (result == null || !Files.isRegularFile(result)) {
+                return null;
+            }
+            rows.addAll(JmhResults.read(result));
+        }
+        return Floor.of(rows, c.params.getOrDefault("size", "")).orElse(null);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.sluice.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.core.serde.ShuffleCodec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -29,6 +30,7 @@ final class SeedReport {
 
     private static final String PAIRED = "paired";
     private static final String PRECISION = "precision";
+    private static final String FLOOR = "floor";
 
     private final SeedRun run;
     private final Environment env;
@@ -60,11 +62,18 @@ final class SeedReport {
     private String markdown() {
         SeedTables tables = new SeedTables(run, env);
         SeedAnalysis analysis = new SeedAnalysis(run);
+        // A run with floors, or one of lz4-frame, which has none, gets the floor's section; any other run (those
+        // before the floors were planned, or with --floors false) renders as it did.
+        boolean floors = run.hasFloors() || ShuffleCodec.LZ4_FRAME.label().equals(run.codec())
+                && run.sizes.stream().anyMatch(size -> run.raw(size).isPresent());
         Outline outline = new Outline();
         outline.chapter("Executive summary", out -> {
             String paired = run.isPaired() ? outline.number(PAIRED) : null;
             for (String line : analysis.summary(paired, outline.number(PRECISION))) {
                 out.println("- " + line);
+            }
+            if (floors) {
+                tables.floorSummary(outline.number(FLOOR)).ifPresent(line -> out.println("- " + line));
             }
             out.println();
         });
@@ -84,6 +93,9 @@ final class SeedReport {
         outline.section(PRECISION, "Precision", tables::precision)
                 .section("io", "I/O per map task and the page cache", tables::io)
                 .section("raw", "Against the raw-write reference", tables::raw);
+        if (floors) {
+            outline.section(FLOOR, "Against the floor", tables::floor);
+        }
         outline.chapter("Analysis", out -> { })
                 .section("crossover", "Crossover", out -> {
                     out.println(analysis.crossover(Figure.MAPPER));

@@ -92,12 +92,29 @@ final class SeedRun {
         return rows.stream().filter(r -> r.is(BenchmarkName.RAW_WRITE) && r.param("size").equals(size)).findFirst();
     }
 
+    /** The floor under a size's waves (serialize + compress, and the raw write), where the run measured it. */
+    Optional<Floor> floor(String size) {
+        return Floor.of(rows, size);
+    }
+
+    /** Whether the run measured any floor (FloorBenchmark). */
+    boolean hasFloors() {
+        return Floor.measured(rows);
+    }
+
+    /** The codec every wave shares, or empty where they differ or name none. */
+    String codec() {
+        Set<String> codecs = new TreeSet<>();
+        writes.forEach(r -> codecs.add(r.param("codec")));
+        return codecs.size() == 1 ? codecs.iterator().next() : "";
+    }
+
     /** The machine's own spread over the same iterations, where the run measured it. */
     Optional<JmhResults.Row> noiseFloor() {
         return rows.stream().filter(r -> r.is(BenchmarkName.NOISE_FLOOR)).findFirst();
     }
 
-    /** The rows whose precision the report states: every row but the noise floor's. */
+    /** The rows whose precision the report states: every row but the noise floor's (the floors' included). */
     List<JmhResults.Row> measured() {
         return rows.stream().filter(r -> !r.is(BenchmarkName.NOISE_FLOOR)).toList();
     }

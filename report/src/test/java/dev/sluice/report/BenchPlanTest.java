@@ -50,8 +50,9 @@ class BenchPlanTest {
         assertTrue(lines.get(1).endsWith("or the 1800 s budget (the preset's) is spent"), lines.get(1));
         assertEquals(BenchPlan.ROUNDS, plan.design);
         assertEquals(1800, plan.budget);
-        assertEquals(List.of("noise-floor", "small", "small-raw", "medium", "medium-raw", "large", "large-raw",
-                "xlarge", "xlarge-raw", "xxlarge", "xxlarge-raw"), names(plan));
+        assertEquals(List.of("noise-floor", "small", "small-raw", "small-floor", "medium", "medium-raw",
+                "medium-floor", "large", "large-raw", "large-floor", "xlarge", "xlarge-raw", "xlarge-floor", "xxlarge",
+                "xxlarge-raw", "xxlarge-floor"), names(plan));
         Configuration small = named(plan, "small");
         assertEquals(Configuration.Kind.PAIRED, small.kind);
         assertEquals(BenchPlan.PAIRED_STRATEGIES, small.strategies);
@@ -62,6 +63,11 @@ class BenchPlanTest {
         Configuration raw = named(plan, "small-raw");
         assertEquals("small", raw.rawOf);
         assertEquals(5, raw.iterations, "what is not paired gets five waves");
+        Configuration floor = named(plan, "small-floor");
+        assertEquals(Configuration.Kind.FLOOR, floor.kind);
+        assertEquals("small", floor.size);
+        assertEquals(List.of(1, 5), List.of(floor.warmups, floor.iterations), "planned like the raw write");
+        assertEquals("lz4-block", floor.settings.codec);
         Configuration noise = plan.configurations.get(0);
         assertEquals(Configuration.Kind.NOISE_FLOOR, noise.kind);
         assertEquals(1, noise.warmups);
@@ -74,9 +80,9 @@ class BenchPlanTest {
         assertEquals(BenchPlan.OFF, plan.design);
         assertEquals(0, plan.budget);
         List<String> configs = names(plan);
-        assertEquals(1 + 5 * 6, configs.size(), String.valueOf(configs));
+        assertEquals(1 + 5 * 7, configs.size(), String.valueOf(configs));
         assertEquals(List.of("small-per-batch", "small-buffered", "small-async", "small-async_skipMerge_true",
-                "small-ideal", "small-raw"), configs.subList(1, 7));
+                "small-ideal", "small-raw", "small-floor"), configs.subList(1, 8));
         assertEquals("small-per-batch", named(plan, "small-raw").rawOf);
         Configuration skipMerge = named(plan, "xxlarge-async_skipMerge_true");
         assertEquals(List.of("machine"), skipMerge.memoryLimits, "upstream's skip-merge needs a limit");
@@ -127,8 +133,9 @@ class BenchPlanTest {
                 "per-slot:write=50000000:dirty=250000000", "per-slot:write=50000000:dirty=1000000000",
                 "per-slot:write=100000000:dirty=250000000", "per-slot:write=100000000:dirty=1000000000", "native"),
                 devices);
-        // Every device: three sizes x (four strategies and the raw write).
-        assertEquals(7 * 3 * 5, plan.configurations.size());
+        // Every device: three sizes x (four strategies and the raw write); and a floor per size, with the first.
+        assertEquals(7 * 3 * 5 + 3, plan.configurations.size());
+        assertEquals(3, plan.configurations.stream().filter(c -> c.kind == Configuration.Kind.FLOOR).count());
         Configuration async = named(plan, "xxlarge-per-slot_write_25000000_dirty_1000000000-async");
         assertEquals(List.of("async"), async.strategies);
         assertEquals(Configuration.Kind.SINGLE, async.kind);
@@ -201,7 +208,27 @@ class BenchPlanTest {
 
     @Test
     void theSmokePresetStaysSmall() {
-        assertEquals(List.of("tiny", "tiny-raw"), names(plan("--preset", "smoke")));
+        assertEquals(List.of("tiny", "tiny-raw", "tiny-floor"), names(plan("--preset", "smoke")));
+    }
+
+    @Test
+    void floorsFalseLeavesThePlanAsItWasAndLz4FrameHasNoFloorButSaysWhy() {
+        Plan without = plan("--preset", "seed", "--floors", "false");
+        assertEquals(List.of("noise-floor", "small", "small-raw", "medium", "medium-raw", "large", "large-raw",
+                "xlarge", "xlarge-raw", "xxlarge", "xxlarge-raw"), names(without));
+        assertEquals(header(plan("--preset", "seed")), header(without), "the header is the same");
+        Plan frame = plan("--preset", "smoke", "--codec", "lz4-frame");
+        assertEquals(List.of("tiny", "tiny-raw"), names(frame));
+        assertTrue(header(frame).contains("# no floors: lz4-frame compresses Arrow's buffers inside each record, not "
+                + "the serialized record, so FloorBenchmark has no compression floor for it"), String.valueOf(
+                header(frame)));
+        assertTrue(header(frame).get(header(frame).size() - 1).startsWith("# paired rounds"), "the pairing stays last");
+        assertEquals(List.of("tiny", "tiny-raw", "tiny-floor"), names(plan("--preset", "smoke", "--codec", "zstd")));
+        InvalidParameterException e = assertThrows(InvalidParameterException.class,
+                () -> plan("--preset", "smoke", "--floors", "yes"));
+        assertEquals("--floors", e.parameter());
+        assertEquals("yes", e.value());
+        assertTrue(e.allowed().startsWith("true (a floor configuration per size"), e.allowed());
     }
 
     @Test

@@ -12,6 +12,8 @@ public enum BenchmarkName {
     PAIRED_WAVE("PairedWaveBenchmark"),
     /** The storage's own write of the committed bytes: the reference a wave is held against. */
     RAW_WRITE("RawWriteBenchmark"),
+    /** The CPU floors under a wave, no I/O: its records serialized, and compressed, on every core. */
+    FLOOR("FloorBenchmark"),
     /** The same work every iteration with no I/O: the machine's own spread. */
     NOISE_FLOOR("NoiseFloorBenchmark"),
     /** The network boundary's modes interleaved round by round. */

@@ -50,7 +50,7 @@ public final class BenchRunner {
     /** The options that take a value; {@code --jdk} is the launcher's, accepted here and not used. */
     static final List<String> OPTIONS = List.of("--preset", "--strategies", "--sizes", "--scale", "--tasks", "--codec",
             "--sync", "--warmups", "--warmup-records", "--iterations", "--paired", "--budget", "--device",
-            "--producer", "--drop-caches", "--jdk", "--out");
+            "--producer", "--floors", "--drop-caches", "--jdk", "--out");
     /** The secondary result the raw write takes its size from (WaveFigures writes it): a data file's bytes per task. */
     static final String DATA_BYTES_PER_TASK = Metric.WAVE_DATA_BYTES_PER_TASK.key();
     /** The lines of a failed run's log that are printed. */
@@ -212,6 +212,9 @@ public final class BenchRunner {
                     err.println(script + ":   " + Params.FILE_BYTES + " = " + bytes + " (" + c.rawOf + "'s "
                             + DATA_BYTES_PER_TASK + ")");
                     jmh(Runs.raw(c, run, bytes));
+                    break;
+                case FLOOR:
+                    jmh(Runs.floor(c, run));
                     break;
                 case PAIRED:
                     String share = schedule.reach(named.get(i), t0 - started, done);

@@ -12,8 +12,9 @@ import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * One JMH run of the runner: one benchmark class, one value per parameter, in one fork that fails the run when the
- * benchmark fails; its file name under {@code runs/} and {@code logs/} (without the extension).
+ * One JMH run of the runner: one benchmark class, one value per parameter, in one fork per benchmark method (one but
+ * for FloorBenchmark's two) that fails the run when the benchmark fails; its file name under {@code runs/} and
+ * {@code logs/} (without the extension).
  */
 final class JmhRun {
     final String file;

@@ -3,6 +3,7 @@ package dev.sluice.jmh.run;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.jmh.noise.NoiseFloorBenchmark;
+import dev.sluice.jmh.write.FloorBenchmark;
 import dev.sluice.jmh.write.PairedWaveBenchmark;
 import dev.sluice.jmh.write.RawWriteBenchmark;
 import dev.sluice.jmh.write.ShuffleWriteBenchmark;
@@ -43,6 +44,16 @@ final class Runs {
     }
 
     /**
+     * The CPU floors of a size: FloorBenchmark's serialize and compress, a fork each, on the size's records with the
+     * run's codec. No device, producer, warm-up records or sync: the floors do no I/O and make no batch.
+     */
+    static JmhRun floor(Configuration c, String file) {
+        Settings s = c.settings;
+        return new JmhRun(file, FloorBenchmark.class, c.warmups, c.iterations).param(Params.SIZE, c.size)
+                .param(Params.SCALE, s.scale).param(Params.TASKS, s.tasks).param(Params.CODEC, s.codec);
+    }
+
+    /**
      * A configuration's first JMH runs, as plan.txt records them: a paired one's first chunk of the plan's rounds; the
      * raw write's bytes, not known before its size has run, as where they will come from.
      */
@@ -54,6 +65,8 @@ final class Runs {
                 return List.of(single(c, run));
             case PAIRED:
                 return chunk(c, design, run, 1, c.iterations);
+            case FLOOR:
+                return List.of(floor(c, run));
             default:
                 return List.of(raw(c, run, "(" + c.rawOf + "'s " + BenchRunner.DATA_BYTES_PER_TASK + ")"));
         }

@@ -43,6 +43,10 @@ class RunsTest {
         assertTrue(Runs.planned(named(plan, "small-raw"), plan.design, "03-small-raw").get(0).describe()
                 .startsWith("RawWriteBenchmark -p fileBytes=(small's wave.dataBytesPerTask) "), "plan.txt's record");
         assertTrue(raw.endsWith("-wi 1 -i 5"), "what is not paired gets five waves: " + raw);
+        JmhRun floor = Runs.planned(named(plan, "small-floor"), plan.design, "04-small-floor").get(0);
+        assertEquals("FloorBenchmark -p size=small -p scale=seed-equivalent -p tasks="
+                + Math.min(16, Runtime.getRuntime().availableProcessors()) + " -p codec=lz4-block -f 1 -foe true "
+                + "-wi 1 -i 5", floor.describe(), "the floors: both methods, no device, no sync");
         String noise = Runs.noiseFloor(plan.configurations.get(0), "01-noise-floor").describe();
         assertTrue(noise.startsWith("NoiseFloorBenchmark -p tasks=") && noise.contains("-wi 1 -i 5"), noise);
     }
@@ -84,6 +88,12 @@ class RunsTest {
         assertTrue(runs.get(0).startsWith("NoiseFloorBenchmark"), runs.get(0));
         assertTrue(!runs.get(0).contains("device=") && !runs.get(0).contains("sync="), runs.get(0));
         for (String line : runs.subList(1, runs.size())) {
+            if (line.startsWith("FloorBenchmark")) {
+                // No I/O and no batch made: none of the four is the floor's.
+                assertTrue(!line.contains("device=") && !line.contains("sync=") && !line.contains("producer=")
+                        && line.contains("-p scale=0.25"), line);
+                continue;
+            }
             assertTrue((line + " ").contains(" -p device=seed-ssd -p producer=gpu:58260870 -p warmUp=full -p "
                     + "sync=true "), line);
             assertTrue(line.contains("-p scale=0.25"), line);
