@@ -52,6 +52,11 @@ final class IdealExecutor implements ShuffleExecutor {
         return records.freshBytes();
     }
 
+    /** Bytes of those fresh buffers whose every page was touched before a record went into them (a test's). */
+    long faultedInBytes() {
+        return records.faultedInBytes();
+    }
+
     @Override
     public void close() {
         try {

@@ -27,6 +27,7 @@ public final class HostBufferPool implements HostBuffers, AutoCloseable {
     private long taken;
     private long reused;
     private long freshBytes;
+    private long faultedInBytes;
     private boolean closed;
 
     /**
@@ -52,6 +53,19 @@ public final class HostBufferPool implements HostBuffers, AutoCloseable {
     /** A buffer of {@link #capacityFor}{@code (bytes)}, idle or fresh; its contents are whatever they were. */
     @Override
     public HostBuffer take(long bytes) {
+        return take(bytes, false);
+    }
+
+    /**
+     * As {@link #take}, but a fresh buffer comes with every page touched: for a caller that fills buffers in part and
+     * gives them back, so that whoever fills one further later faults in nothing. An idle buffer was faulted in when it
+     * was first taken this way, or by {@link #ensureIdle}.
+     */
+    public HostBuffer takeFaultedIn(long bytes) {
+        return take(bytes, true);
+    }
+
+    private HostBuffer take(long bytes, boolean faultIn) {
         long capacity = capacityFor(bytes);
         synchronized (this) {
             if (closed) {
@@ -69,7 +83,11 @@ public final class HostBufferPool implements HostBuffers, AutoCloseable {
             freshBytes += capacity;
         }
         // Allocated outside the lock: malloc of a large buffer is a system call, other takers need not wait for it.
-        return allocator.buffer(capacity);
+        HostBuffer buffer = allocator.buffer(capacity);
+        if (faultIn) {
+            faultIn(buffer);
+        }
+        return buffer;
     }
 
     /**
@@ -90,12 +108,25 @@ public final class HostBufferPool implements HostBuffers, AutoCloseable {
         }
         for (int i = 0; i < missing; i++) {
             HostBuffer buffer = allocator.buffer(capacity);
-            ByteBuffer pages = buffer.nioBuffer(0, Math.toIntExact(capacity));
-            for (int at = 0; at < pages.capacity(); at += PAGE) {
-                pages.put(at, (byte) 0);
-            }
+            faultIn(buffer);
             give(buffer);
         }
+    }
+
+    /** Touches a byte of every page of a fresh buffer, so that the kernel maps them all now. */
+    private void faultIn(HostBuffer buffer) {
+        ByteBuffer pages = buffer.nioBuffer(0, Math.toIntExact(buffer.capacity()));
+        for (int at = 0; at < pages.capacity(); at += PAGE) {
+            pages.put(at, (byte) 0);
+        }
+        synchronized (this) {
+            faultedInBytes += buffer.capacity();
+        }
+    }
+
+    /** Bytes of fresh buffers whose every page was touched before anyone used them (a test's). */
+    public synchronized long faultedInBytes() {
+        return faultedInBytes;
     }
 
     /** The smallest page there is: touching one byte in each faults a buffer in. */

@@ -41,6 +41,7 @@ class IdealSlabsTest {
             // share of one fits in one slab, so a wave takes at most one slab per task and thread, and the reserve
             // made after each writer (Slabs) holds that many more than the first wave had out: nothing fresh after it.
             long[] fresh = new long[4];
+            long[] faultedIn = new long[4];
             try (IdealExecutor executor = new IdealExecutor(config, storage, ArrowHostAllocator.of(allocator));
                  Wave wave = new Wave(input.size())) {
                 for (int w = 0; w < fresh.length; w++) {
@@ -55,9 +56,13 @@ class IdealSlabsTest {
                         result.delete(storage);
                     }
                     fresh[w] = executor.freshBytes();
+                    faultedIn[w] = executor.faultedInBytes();
                 }
             }
             assertTrue(fresh[0] > 0, "the first wave takes its slabs");
+            // Every fresh slab is touched whole before a record goes into it (these records are smaller than a slab,
+            // so every fresh buffer is a slab): no later wave fills pages of it that were never touched.
+            assertEquals(fresh[0], faultedIn[0], "fresh slabs faulted in whole");
             for (int w = 1; w < fresh.length; w++) {
                 assertEquals(fresh[0], fresh[w], "wave " + w + " took fresh slabs");
             }

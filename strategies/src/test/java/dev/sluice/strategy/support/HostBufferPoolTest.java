@@ -54,6 +54,28 @@ class HostBufferPoolTest {
     }
 
     @Test
+    void aFreshBufferTakenFaultedInHasEveryPageTouchedAndAReusedOneIsNotTouchedAgain() {
+        try (HostAllocator allocator = ArrowHostAllocator.of(new RootAllocator());
+             HostBufferPool pool = new HostBufferPool(allocator, Long.MAX_VALUE, () -> 0)) {
+            HostBuffer fresh = pool.takeFaultedIn(MiB);
+            assertEquals(MiB, pool.faultedInBytes(), "a fresh buffer is touched whole");
+            for (long at = 0; at < MiB; at += 4096) {
+                assertEquals(0, fresh.nioBuffer(at, 1).get(0), "page at " + at + " touched");
+            }
+            setLong(fresh, 0x5eed);
+            pool.give(fresh);
+            HostBuffer again = pool.takeFaultedIn(MiB);
+            assertTrue(again == fresh, "the idle buffer is taken again");
+            assertEquals(0x5eed, getLong(again), "a reused buffer is not touched again");
+            assertEquals(MiB, pool.faultedInBytes());
+            HostBuffer plain = pool.take(MiB);
+            assertEquals(MiB, pool.faultedInBytes(), "take leaves a fresh buffer as the allocator gave it");
+            pool.give(again);
+            pool.give(plain);
+        }
+    }
+
+    @Test
     void concurrentTakersNeverHoldTheSameMemory() throws Exception {
         try (HostAllocator allocator = ArrowHostAllocator.of(new RootAllocator());
              HostBufferPool pool = new HostBufferPool(allocator, Long.MAX_VALUE, () -> 0)) {
