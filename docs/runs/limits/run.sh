@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The runs behind docs/limits.md, one after the other, from the repository's root, after 'mvn -B -DskipTests package':
 #   docs/runs/limits/run.sh OUT
+# Each bench.sh run measures its floors itself (serialize, compress, beside the raw write: --floors true, the default).
 # (as run here, holding the lock that the machine's timed runs share, so that no other timed run shared the machine).
 set -u
 out="${1:?usage: docs/runs/limits/run.sh OUT}"
@@ -14,9 +15,6 @@ for codec in lz4-block none; do
     echo "== $(date +%T) bench $size $codec native"
     scripts/bench.sh --strategies $S --sizes $size --scale 0.25 --tasks 2 --codec $codec --iterations $it --budget none \
       --warmup-records full --out "$out/$size-$codec" > "$out/$size-$codec.log" 2>&1; echo "rc=$?"
-    echo "== $(date +%T) floors $size $codec"
-    $B FloorBenchmark -p size=$size -p scale=0.25 -p tasks=2 -p codec=$codec -wi 2 -i 10 -f 1 -foe true -rf json \
-      -rff "$out/floor-$size-$codec.json" > "$out/floor-$size-$codec.log" 2>&1; echo "rc=$?"
   done
 done
 for size in small xxlarge; do
@@ -38,6 +36,11 @@ done
 echo "== $(date +%T) profiles"
 scripts/profile.sh --strategy ideal --size small --tasks 2 --scale 0.25 --codec lz4-block --iterations 10 \
   --warmup-records full --out "$out/prof" > "$out/prof-ideal.txt" 2>&1; echo "rc=$?"
-scripts/profile.sh --strategy consolidated-best --size small --tasks 1 --iterations 2 --warmup-records full \
-  --out "$out/prof" > "$out/prof-best.txt" 2>&1; echo "rc=$?"
+# ideal's page faults without compression, wave by wave, paired with per-batch as bench.sh pairs them (WaveProfiler's
+# perWave: one collapsed profile per measured wave; wave N is JMH's measured iteration N, its strategy pair.strategy in the JSON).
+lib="$PWD/jmh/target/async-profiler/linux-x64/libasyncProfiler.so"
+$B PairedWaveBenchmark -p strategies=per-batch+ideal -p memoryLimit=none+none -p size=small -p scale=0.25 -p tasks=2 \
+  -p codec=none -p warmUp=full -f 1 -foe true -wi 2 -i 20 -rf json -rff "$out/ideal-faults.json" \
+  -prof "dev.sluice.jmh.profile.WaveProfiler:libPath=$lib;event=page-faults;dir=$out/ideal-faults;perWave=true" \
+  > "$out/ideal-faults.log" 2>&1; echo "rc=$?"
 echo "== end $(date +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)"
