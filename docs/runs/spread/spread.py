@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The spread of each strategy's waves in the paired rounds of scripts/bench.sh runs: per strategy, the sd of the
 natural log of its wave times (a share of the mean for small values: 0.10 is about 10%), and the mean and sd of its
-system and user CPU time per wave. Usage: spread.py LABEL=RUN_DIR ... (each RUN_DIR as bench.sh wrote it)."""
+system and user CPU time per wave. Usage: spread.py LABEL=RUN_DIR ... (each RUN_DIR as bench.sh wrote it, its runs/
+chunks; or a committed run's folder with only its merged jmh-result.json, one result per strategy and size)."""
 import glob
 import json
 import math
@@ -12,6 +13,8 @@ import sys
 def waves(run_dir):
     """{(size, strategy): {metric: [values over measured waves]}} from the run's PairedWaveBenchmark chunks."""
     out = {}
+    if not os.path.isdir(os.path.join(run_dir, "runs")):
+        return merged(os.path.join(run_dir, "jmh-result.json"))
     for path in sorted(glob.glob(os.path.join(run_dir, "runs", "*-c*.json"))):
         if os.path.getsize(path) == 0:  # a chunk still running
             continue
@@ -28,6 +31,19 @@ def waves(run_dir):
                 d = out.setdefault((size, strategies[s]), {})
                 for key, values in series.items():
                     d.setdefault(key, []).append(values[i])
+    return out
+
+
+def merged(path):
+    """The same from a run's merged jmh-result.json: a result per strategy and size, a fork per chunk."""
+    out = {}
+    for r in json.load(open(path)):
+        if not r["benchmark"].endswith("PairedWaveBenchmark.wave"):
+            continue
+        d = out.setdefault((r["params"]["size"], r["params"]["strategy"]), {})
+        d["wave"] = [v for fork in r["primaryMetric"]["rawData"] for v in fork]
+        for key in ("cpu.systemMillis", "cpu.userMillis", "cpu.minorFaults"):
+            d[key] = [v for fork in r["secondaryMetrics"][key]["rawData"] for v in fork]
     return out
 
 
