@@ -25,6 +25,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -183,6 +184,15 @@ public final class BenchRunner {
         ChunkSchedule schedule = plan.budget > 0 ? new DecidingSchedule(directory, plan.budget, new BudgetAllocation())
                 : new WeightedShares(directory, plan.budget, new StoppingRule());
         int n = configs.size();
+        int lastPaired = -1;
+        for (int i = 0; i < n; i++) {
+            if (configs.get(i).kind == Configuration.Kind.PAIRED) {
+                lastPaired = i;
+            }
+        }
+        // Seconds and weight of each configuration that ran, by kind: what the ones after the last paired configuration
+        // are estimated from, so that the budget keeps their time (a raw write and the floors).
+        Map<Configuration.Kind, List<double[]>> ran = new EnumMap<>(Configuration.Kind.class);
         long done = 0;
         started = now();
         err.println(script + ": " + n + " configurations into " + out);
@@ -221,21 +231,63 @@ public final class BenchRunner {
                     if (share != null) {
                         err.println(script + ":   " + share);
                     }
-                    chunks(plan, schedule);
+                    long reserve = 0;
+                    if (plan.budget > 0 && i == lastPaired) {
+                        reserve = tailReserve(configs.subList(i + 1, n), ran);
+                        if (reserve > 0) {
+                            err.println(script + ":   keeping " + reserve + "s of the budget for the " + (n - 1 - i)
+                                    + " configurations after it, from the times of the same kinds before");
+                        }
+                    }
+                    chunks(plan, schedule, reserve);
                     break;
                 default:
                     throw new IllegalStateException("no runs for " + c.kind);
             }
             done += c.weight;
-            err.println(script + ": [" + (i + 1) + "/" + n + "] done in " + (now() - t0) + "s");
+            long took = now() - t0;
+            ran.computeIfAbsent(c.kind, k -> new ArrayList<>()).add(new double[] {took, c.weight});
+            err.println(script + ": [" + (i + 1) + "/" + n + "] done in " + took + "s");
         }
     }
 
-    /** The chunks the schedule asks for, until it has none for now. */
-    private void chunks(Plan plan, ChunkSchedule schedule) throws Exception {
+    /**
+     * The seconds to keep for {@code tail}, the configurations that run after the budget's last chunk, from the
+     * {@code [seconds, weight]} of the configurations of each kind that ran: the line through the last two of its kind
+     * (a fixed cost, a JVM and the inputs, plus a cost growing with the bytes, as the weights do), extended to the
+     * configuration's weight, never below the last one's seconds; the last one's seconds where only one ran; none for
+     * a kind that has not run. (Scaling one point by the weights alone would count the fixed cost again for every
+     * byte: 200 s kept for a small size's floors that took 5.)
+     */
+    static long tailReserve(List<Configuration> tail, Map<Configuration.Kind, List<double[]>> ran) {
+        double seconds = 0;
+        for (Configuration c : tail) {
+            List<double[]> before = ran.getOrDefault(c.kind, List.of());
+            if (before.isEmpty()) {
+                continue;
+            }
+            double[] last = before.get(before.size() - 1);
+            double estimate = last[0];
+            if (before.size() > 1) {
+                double[] previous = before.get(before.size() - 2);
+                if (last[1] != previous[1]) {
+                    double perWeight = Math.max(0, (last[0] - previous[0]) / (last[1] - previous[1]));
+                    estimate = last[0] + perWeight * Math.max(0, c.weight - last[1]);
+                }
+            }
+            seconds += estimate;
+        }
+        return (long) Math.ceil(seconds);
+    }
+
+    /**
+     * The chunks the schedule asks for, until it has none for now; {@code reserve} seconds of the budget are kept for
+     * what runs after them (the schedule sees them as spent).
+     */
+    private void chunks(Plan plan, ChunkSchedule schedule, long reserve) throws Exception {
         List<RunDirectory.Config> named = directory.configs();
         while (true) {
-            ChunkSchedule.Step step = schedule.next(now() - started);
+            ChunkSchedule.Step step = schedule.next(now() - started + reserve);
             if (step.kind == ChunkSchedule.Step.Kind.DONE) {
                 return;
             }

@@ -5,10 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.jmh.state.GateState;
+import dev.sluice.report.BenchPlan;
+import dev.sluice.report.Plan;
+import dev.sluice.report.Plan.Configuration;
 import dev.sluice.spi.InvalidParameterException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,5 +73,31 @@ class BenchRunnerTest {
             assertTrue(usage.contains("\n  " + option + " "), option + " is not described in the usage");
         }
         assertTrue(usage.contains("Exit status: 0 done, 1 a benchmark failed, 2 bad arguments."), usage);
+    }
+
+    @Test
+    void underABudgetTheTimeOfWhatRunsAfterTheLastChunkIsKeptFromTheSameKindsBefore() throws Exception {
+        Plan plan = BenchPlan.plan(List.of("--preset", "seed", "--device", "native"));
+        List<Configuration> configs = plan.configurations;
+        int last = -1;
+        for (int i = 0; i < configs.size(); i++) {
+            last = configs.get(i).paired() ? i : last;
+        }
+        List<Configuration> tail = configs.subList(last + 1, configs.size());
+        assertEquals(List.of(Configuration.Kind.RAW_WRITE, Configuration.Kind.FLOOR),
+                tail.stream().map(c -> c.kind).collect(Collectors.toList()), "the largest size's raw write and floors");
+        Configuration raw = tail.get(0);
+        Configuration floor = tail.get(1);
+        Map<Configuration.Kind, List<double[]>> ran = new EnumMap<>(Configuration.Kind.class);
+        assertEquals(0, BenchRunner.tailReserve(tail, ran), "nothing of those kinds has run: nothing to go by");
+        // One raw write so far: its seconds as they are; two floors: the line through them, extended.
+        ran.put(Configuration.Kind.RAW_WRITE, List.of(new double[] {10, raw.weight / 2.0}));
+        ran.put(Configuration.Kind.FLOOR, List.of(new double[] {20, floor.weight / 4.0},
+                new double[] {30, floor.weight / 2.0}));
+        assertEquals(10 + 50, BenchRunner.tailReserve(tail, ran));
+        // A line that falls (a noisy pair of runs) keeps the last one's seconds.
+        ran.put(Configuration.Kind.FLOOR, List.of(new double[] {30, floor.weight / 4.0},
+                new double[] {20, floor.weight / 2.0}));
+        assertEquals(10 + 20, BenchRunner.tailReserve(tail, ran));
     }
 }
