@@ -43,12 +43,16 @@ final class Floor {
     static Optional<Floor> of(List<JmhResults.Row> rows, String size) {
         Optional<JmhResults.Row> serialize = floorRow(rows, size, SERIALIZE);
         Optional<JmhResults.Row> compress = floorRow(rows, size, COMPRESS);
-        Optional<JmhResults.Row> raw = rows.stream().filter(r -> r.is(BenchmarkName.RAW_WRITE)
-                && r.param("size").equals(size)).findFirst();
+        Optional<JmhResults.Row> raw = rawWrite(rows, size);
         if (serialize.isEmpty() || compress.isEmpty() || raw.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new Floor(serialize.get(), compress.get(), raw.get()));
+    }
+
+    /** The raw write of {@code size}: the first of that size, as the report's raw-write table takes it. */
+    static Optional<JmhResults.Row> rawWrite(List<JmhResults.Row> rows, String size) {
+        return rows.stream().filter(r -> r.is(BenchmarkName.RAW_WRITE) && r.param("size").equals(size)).findFirst();
     }
 
     /** Whether {@code rows} hold any floor measurement at all. */

@@ -89,7 +89,7 @@ final class SeedRun {
     }
 
     Optional<JmhResults.Row> raw(String size) {
-        return rows.stream().filter(r -> r.is(BenchmarkName.RAW_WRITE) && r.param("size").equals(size)).findFirst();
+        return Floor.rawWrite(rows, size);
     }
 
     /** The floor under a size's waves (serialize + compress, and the raw write), where the run measured it. */
