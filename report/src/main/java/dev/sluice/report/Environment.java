@@ -22,7 +22,8 @@ import java.util.TreeSet;
 /**
  * The machine a benchmark ran on, written beside its results: JDK, cores, memory, kernel, the file system of the
  * output directory and its free space, the page-cache writeback settings ({@code /proc/sys/vm/dirty_*}) that decide
- * when written bytes reach the disk, and the git commit.
+ * when written bytes reach the disk, whether free page reporting gives idle free memory back to a hypervisor, and
+ * the git commit.
  */
 public final class Environment {
     static final List<String> DIRTY_SETTINGS = List.of("dirty_ratio", "dirty_background_ratio", "dirty_bytes",
@@ -63,6 +64,11 @@ public final class Environment {
             Path file = Path.of("/proc/sys/vm", setting);
             v.put("vm." + setting, Files.isReadable(file) ? firstLine(file) : "unavailable");
         }
+        // Free page reporting (a virtual machine's balloon): free memory left idle is given back to the host and
+        // costs far more when written again; the gate's prefault (dev.sluice.core.run.Prefault) is there for it.
+        Path reporting = Path.of("/sys/module/page_reporting/parameters/page_reporting_order");
+        v.put("freePageReporting", Files.isReadable(reporting) ? "built in, page_reporting_order "
+                + firstLine(reporting) + " (used where a balloon device reports free pages)" : "not built in");
         v.put("gitCommit", commit);
         return new Environment(v);
     }

@@ -50,6 +50,15 @@ public final class WaveResult implements AutoCloseable {
         return tasks.stream().mapToLong(t -> t.peakBufferedBytes).max().orElse(0);
     }
 
+    /**
+     * About the memory the wave took from the machine's free memory: the bytes it wrote (page cache, spills included)
+     * and what every task's writer held at its peak. What {@link Prefault} touches before the next wave of the same
+     * strategy.
+     */
+    public long memoryTaken() {
+        return io.bytesWritten + tasks.stream().mapToLong(t -> t.peakBufferedBytes).sum();
+    }
+
     public List<MapOutput> outputs() {
         return tasks.stream().map(t -> t.output).collect(Collectors.toList());
     }

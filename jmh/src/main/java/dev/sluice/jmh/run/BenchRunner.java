@@ -1,6 +1,7 @@
 package dev.sluice.jmh.run;
 
 import dev.sluice.core.run.Metric;
+import dev.sluice.core.run.Prefault;
 import dev.sluice.jmh.SluiceBenchmarks;
 import dev.sluice.jmh.state.GateState;
 import dev.sluice.report.BenchPlan;
@@ -51,7 +52,7 @@ public final class BenchRunner {
     /** The options that take a value; {@code --jdk} is the launcher's, accepted here and not used. */
     static final List<String> OPTIONS = List.of("--preset", "--strategies", "--sizes", "--scale", "--tasks", "--codec",
             "--sync", "--warmups", "--warmup-records", "--iterations", "--paired", "--budget", "--device",
-            "--producer", "--floors", "--drop-caches", "--jdk", "--out");
+            "--producer", "--floors", "--drop-caches", "--prefault", "--jdk", "--out");
     /** The secondary result the raw write takes its size from (WaveFigures writes it): a data file's bytes per task. */
     static final String DATA_BYTES_PER_TASK = Metric.WAVE_DATA_BYTES_PER_TASK.key();
     /** The lines of a failed run's log that are printed. */
@@ -129,6 +130,8 @@ public final class BenchRunner {
                 given = args.get(i + 1);
             } else if (name.equals("--drop-caches")) {
                 dropCaches = dropCaches(args.get(i + 1));
+            } else if (name.equals("--prefault")) {
+                prefault = trueOrFalse(name, args.get(i + 1));
             } else if (!name.equals("--jdk")) {
                 planArgs.addAll(List.of(name, args.get(i + 1)));
             }
@@ -150,8 +153,7 @@ public final class BenchRunner {
         Path environment = out.resolve("environment.json");
         ReportTools.environment(environment, Paths.get(System.getenv().getOrDefault("TMPDIR", "/tmp")),
                 System.getProperty("java.vendor") + " " + System.getProperty("java.vm.version"), commit, result,
-                dropCaches ? "sync, wait for Dirty + Writeback, drop the clean page cache"
-                        : "sync, wait for Dirty + Writeback");
+                gate());
         Path report = plan.preset.equals("balance") ? ReportTools.balance(result, out.resolve("report"))
                 : ReportTools.report(result, out.resolve("report"), environment);
         err.println(script + ": finished " + plan.configurations.size() + " configurations in " + (now() - started)
@@ -164,11 +166,25 @@ public final class BenchRunner {
     /** Whether the clean page cache is dropped before every wave (--drop-caches). */
     private boolean dropCaches;
 
+    /** Whether the memory a wave takes is touched right before it (--prefault; dev.sluice.core.run.Prefault). */
+    private boolean prefault = true;
+
+    /** What happens before every wave, as environment.json records it. */
+    private String gate() {
+        return "sync, wait for Dirty + Writeback" + (dropCaches ? ", drop the clean page cache" : "")
+                + (prefault ? ", prefault the memory the wave takes" : "");
+    }
+
+    private static boolean trueOrFalse(String name, String value) throws UsageException {
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new UsageException("invalid " + name + " '" + value + "': allowed are true and false");
+        }
+        return value.equals("true");
+    }
+
     /** --drop-caches: true or false; true needs /proc/sys/vm/drop_caches writable (root), checked before any file. */
     private static boolean dropCaches(String value) throws UsageException {
-        if (!value.equals("true") && !value.equals("false")) {
-            throw new UsageException("invalid --drop-caches '" + value + "': allowed are true and false");
-        }
+        trueOrFalse("--drop-caches", value);
         if (value.equals("true") && !Files.isWritable(GateState.DROP_CACHES)) {
             throw new UsageException("invalid --drop-caches 'true': " + GateState.DROP_CACHES + " is not writable "
                     + "here; dropping the page cache needs root");
@@ -333,6 +349,9 @@ public final class BenchRunner {
                 out.resolve("verified").toString()));
         if (dropCaches) {
             flags.add("-D" + GateState.DROP_CACHES_PROPERTY + "=true");
+        }
+        if (prefault) {
+            flags.add("-D" + Prefault.PROPERTY + "=true");
         }
         Collection<RunResult> results;
         PrintStream stdout = System.out;

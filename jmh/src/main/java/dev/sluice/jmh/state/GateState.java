@@ -1,7 +1,9 @@
 package dev.sluice.jmh.state;
 
 import dev.sluice.core.run.DirtyPages;
+import dev.sluice.core.run.Prefault;
 import dev.sluice.spi.Bytes;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -10,6 +12,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Makes iterations independent: before each one (outside its time), dirty data is flushed and the gate waits, for at
@@ -17,7 +20,9 @@ import org.openjdk.jmh.annotations.State;
  * the level right after the first flush of the trial. What it found and how long it waited are reported per
  * iteration. With {@value #DROP_CACHES_PROPERTY}=true (scripts/bench.sh --drop-caches true, as root) it then drops the
  * clean page cache as well, so that every wave finds the same free memory rather than the previous wave's cached
- * pages: one of the candidate sources of a wave's own spread that docs/paired.md measures.
+ * pages: one of the candidate sources of a wave's own spread that docs/paired.md measures. With
+ * {@value Prefault#PROPERTY}=true (scripts/bench.sh --prefault true) the benchmark's last setup before each wave asks it
+ * to touch about the memory the wave will take ({@link #prefault}; {@link Prefault} says why).
  */
 @State(Scope.Benchmark)
 public class GateState {
@@ -32,6 +37,8 @@ public class GateState {
     private final DirtyPages dirty = DirtyPages.system();
     private long idle = -1;
     private DirtyPages.Settled settled;
+    private Path prefaultDir;
+    private Prefault prefault;
 
     @Setup(Level.Iteration)
     public void settle() throws Exception {
@@ -51,6 +58,31 @@ public class GateState {
             // After the flush, so that what is dropped is clean; the runner checked that this is writable.
             Files.writeString(DROP_CACHES, "1\n");
         }
+    }
+
+    /**
+     * Where {@value Prefault#PROPERTY} is true, writes and removes a scratch file of about {@code bytes} in a directory
+     * of the trial's own on native storage, never on an emulated device ({@link Prefault}); otherwise does nothing.
+     * The benchmark's states call it last before the wave, after the gate and any collection, so that as little time
+     * as possible passes between it and the wave.
+     */
+    public void prefault(long bytes) throws IOException {
+        if (!Prefault.requested()) {
+            return;
+        }
+        if (prefault == null) {
+            prefaultDir = TrialDirectory.create("sluice-prefault-");
+            prefault = new Prefault(prefaultDir);
+        }
+        prefault.touch(bytes);
+    }
+
+    @TearDown(Level.Trial)
+    public void removePrefaultDirectory() throws IOException {
+        Path dir = prefaultDir;
+        prefaultDir = null;
+        prefault = null;
+        TrialDirectory.remove(dir);
     }
 
     /** What the gate did before this iteration; null where /proc/meminfo cannot be read. */

@@ -35,6 +35,8 @@ public class ExecutorState {
     private DirtyPages dirty;
     private boolean warmingUp;
     private EmulatedDevice device;
+    /** The memory the last wave took ({@link WaveResult#memoryTaken}), for the gate's prefault. */
+    private long memoryTaken;
 
     @Setup(Level.Trial)
     public void start(WriterState writers, WriterSettings settings, InputState inputs, GateState gate,
@@ -60,10 +62,19 @@ public class ExecutorState {
         }
     }
 
-    /** Whether this iteration is a warm-up, which writes the inputs' warm-up copies. */
+    /**
+     * Whether this iteration is a warm-up, which writes the inputs' warm-up copies; then the gate's prefault of what the
+     * last wave took ({@link GateState#prefault}).
+     */
     @Setup(Level.Iteration)
-    public void iteration(IterationParams params) {
+    public void iteration(IterationParams params, GateState gate) throws IOException {
         warmingUp = params.getType() == IterationType.WARMUP;
+        gate.prefault(memoryTaken);
+    }
+
+    /** What a wave took, remembered as its outputs are removed. */
+    void tookMemory(WaveResult wave) {
+        memoryTaken = wave.memoryTaken();
     }
 
     /** One wave of every task at once (of the warm-up copies in a warm-up iteration); the caller owns the result. */

@@ -69,6 +69,7 @@ public class IterationState {
             ReduceRead.Result read = readAndVerify(verification, wave, executor.trial(), inputs.allocator());
             Figures.publish(WaveFigures.of(wave, read, gate.settled(), executor.device()));
         } finally {
+            executor.tookMemory(wave);
             wave.delete(executor.storage());
             wave = null;
         }

@@ -58,6 +58,8 @@ public class PairedState {
     private final List<Path> dirs = new ArrayList<>();
     /** Per strategy: whether its executor held memory after a wave whose outputs were removed (a pool). */
     private boolean[] keeps;
+    /** Per strategy: the memory its last wave took ({@link WaveResult#memoryTaken}), for the gate's prefault. */
+    private long[] memoryTaken;
     private final WaveVerification verification = IterationState.verification();
     private InputState inputs;
     private DirtyPages dirty;
@@ -98,6 +100,7 @@ public class PairedState {
             trials.add(settings.check("strategies", specs.get(s), limits.get(s), workload));
         }
         keeps = new boolean[k];
+        memoryTaken = new long[k];
         try {
             inputs.prepare();
             for (int s = 0; s < k; s++) {
@@ -119,7 +122,8 @@ public class PairedState {
 
     /**
      * Chooses this iteration's strategy and starts its executor; for a strategy that keeps a pool, runs the unmeasured
-     * wave that fills it and lets the gate settle again; then collects the heap. (The gate's own setup runs first.)
+     * wave that fills it and lets the gate settle again; then collects the heap and, last, lets the gate prefault
+     * the memory this strategy's last wave took ({@link GateState#prefault}). (The gate's own setup runs first.)
      */
     @Setup(Level.Iteration)
     public void next(IterationParams params, GateState gate) throws Exception {
@@ -140,6 +144,7 @@ public class PairedState {
             gate.settle();
         }
         System.gc();
+        gate.prefault(memoryTaken[current]);
     }
 
     /** One wave of every task at once through this iteration's strategy; kept for the iteration's teardown. */
@@ -163,6 +168,7 @@ public class PairedState {
         } finally {
             try {
                 if (result != null) {
+                    memoryTaken[current] = result.memoryTaken();
                     result.delete(trial.storage());
                     if (!keeps[current] && trial.heldBytes() > 0) {
                         keeps[current] = true;

@@ -171,6 +171,12 @@ public class RawWriteBenchmark extends RunSettings {
             storage.commit(List.of(file));
         }
 
+        /** Last before each wave: the gate's prefault of the bytes the wave writes ({@link GateState#prefault}). */
+        @Setup(Level.Iteration)
+        public void prefault(GateState gate) throws IOException {
+            gate.prefault(bytes * tasks);
+        }
+
         @TearDown(Level.Iteration)
         public void remove() throws IOException {
             for (Path file : files) {

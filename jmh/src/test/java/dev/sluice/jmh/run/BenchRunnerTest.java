@@ -49,6 +49,14 @@ class BenchRunnerTest {
     }
 
     @Test
+    void prefaultTakesTrueOrFalseBeforeAnyFile(@TempDir Path dir) {
+        Path out = dir.resolve("out");
+        assertEquals("invalid --prefault 'on': allowed are true and false",
+                refusal("--preset", "smoke", "--prefault", "on", "--out", out.toString()));
+        assertTrue(!Files.exists(out), "refused before any file");
+    }
+
+    @Test
     void anOutThatHoldsARunAnInterruptedRunOrIsAFileIsRefusedAndLeftAsItIs(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("a-file.txt"), "a user's file");
         assertEquals("invalid --out '" + file + "': it exists and is not a directory",
