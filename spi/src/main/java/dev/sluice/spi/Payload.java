@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -44,6 +46,29 @@ public interface Payload {
         int start = target.position();
         writeTo(new BufferChannel(target), scratch);
         return target.position() - start;
+    }
+
+    /**
+     * The bytes as buffers to be written in this order, where the payload holds most of them already and nothing has
+     * to be made: an Arrow record written neither compressed nor framed is a few bytes of message metadata and
+     * padding around its vectors' own buffers, which a gathering write can take where they lie. Empty where the bytes
+     * must be made (compressed, framed): use {@link #writeTo} or {@link #writeInto}. The same bytes either way. The
+     * caller owns what is returned: its buffers stay valid until it is closed.
+     */
+    default Optional<Pieces> pieces(HostAllocator scratch) throws IOException {
+        return Optional.empty();
+    }
+
+    /** A payload's bytes as buffers that hold them where they lie ({@link #pieces}); closing releases them. */
+    interface Pieces extends AutoCloseable {
+        /** The buffers in write order; the caller may move their positions (a gathering write does). */
+        List<ByteBuffer> buffers();
+
+        /** Their bytes in all. */
+        long bytes();
+
+        @Override
+        void close();
     }
 
     /**

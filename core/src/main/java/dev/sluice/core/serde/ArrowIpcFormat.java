@@ -1,6 +1,7 @@
 package dev.sluice.core.serde;
 
 import dev.sluice.spi.BufferChannel;
+import dev.sluice.spi.Payload;
 import dev.sluice.spi.StreamFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -135,6 +137,89 @@ public final class ArrowIpcFormat implements StreamFormat {
             } catch (IOException | RuntimeException e) {
                 free.accept(out);
                 throw e;
+            }
+        }
+    }
+
+    /**
+     * {@code slice}'s record as pieces ({@code Payload.pieces}) where the codec neither frames nor compresses it: the
+     * message is made by Arrow's own serializer, as {@link #writeRecord} makes it, into a channel that keeps every
+     * direct buffer it is given (a vector's buffer: Arrow hands {@code WriteChannel} views of its memory) as a view
+     * and copies the rest (prefix, metadata, padding: heap buffers of a few bytes), so the bytes are the same by
+     * construction. The record batch stays open, holding the vectors' buffers, until the pieces are closed.
+     */
+    Optional<Payload.Pieces> pieces(VectorSchemaRoot slice, BufferAllocator scratch) throws IOException {
+        if (codec.framesPieces() || codec.compressesBodies()) {
+            return Optional.empty();
+        }
+        ArrowRecordBatch batch = unload(slice, scratch);
+        try {
+            Gathered gathered = new Gathered(batch);
+            MessageSerializer.serialize(new WriteChannel(gathered), batch, IPC);
+            gathered.endHeapRun();
+            return Optional.of(gathered);
+        } catch (IOException | RuntimeException | Error e) {
+            batch.close();
+            throw e;
+        }
+    }
+
+    /** The pieces of one record: views of its buffers, copies of the bytes between them. */
+    private static final class Gathered implements WritableByteChannel, Payload.Pieces {
+        private final ArrowRecordBatch batch;
+        private final List<ByteBuffer> buffers = new ArrayList<>();
+        private final ByteArrayOutputStream heapRun = new ByteArrayOutputStream(64);
+        private long bytes;
+        private boolean closed;
+
+        Gathered(ArrowRecordBatch batch) {
+            this.batch = batch;
+        }
+
+        @Override
+        public int write(ByteBuffer src) {
+            int n = src.remaining();
+            if (src.isDirect()) {
+                endHeapRun();
+                buffers.add(src.slice());
+                src.position(src.limit());
+            } else {
+                byte[] copy = new byte[n];
+                src.get(copy);
+                heapRun.write(copy, 0, n);
+            }
+            bytes += n;
+            return n;
+        }
+
+        void endHeapRun() {
+            if (heapRun.size() > 0) {
+                buffers.add(ByteBuffer.wrap(heapRun.toByteArray()));
+                heapRun.reset();
+            }
+        }
+
+        @Override
+        public List<ByteBuffer> buffers() {
+            return buffers;
+        }
+
+        @Override
+        public long bytes() {
+            return bytes;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return !closed;
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                buffers.clear();
+                batch.close();
             }
         }
     }

@@ -6,6 +6,7 @@ import dev.sluice.spi.memory.HostAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -55,6 +56,12 @@ public final class ArrowPayload implements Payload {
     @Override
     public long writeTo(WritableByteChannel out, HostAllocator scratch) throws IOException {
         return format.writeRecord(slice, out, ArrowHostAllocator.arrow(scratch));
+    }
+
+    /** An uncompressed, unframed record: its metadata around its vectors' own buffers ({@link ArrowIpcFormat}). */
+    @Override
+    public Optional<Pieces> pieces(HostAllocator scratch) throws IOException {
+        return format.pieces(slice, ArrowHostAllocator.arrow(scratch));
     }
 
     @Override

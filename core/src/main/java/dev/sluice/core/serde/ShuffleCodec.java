@@ -50,6 +50,11 @@ public enum ShuffleCodec {
             return Lz4FrameCodec.maxFrameLength(length);
         }
 
+        @Override
+        public boolean compressesBodies() {
+            return true;
+        }
+
         /** Arrow allocates each compressed buffer rounded up to a power of two before it is written. */
         @Override
         public long bodyScratchBound(long length) {
@@ -228,6 +233,11 @@ public enum ShuffleCodec {
      */
     public CompressionCodec bodyCodec(BufferAllocator scratch) {
         return NoCompressionCodec.INSTANCE;
+    }
+
+    /** Whether {@link #bodyCodec} compresses a record's buffers (otherwise they are written as they are). */
+    public boolean compressesBodies() {
+        return false;
     }
 
     /** The most bytes a record buffer of {@code length} bytes takes in the message body. */

@@ -1,6 +1,7 @@
 package dev.sluice.strategy.ideal;
 
 import dev.sluice.spi.MapOutput;
+import dev.sluice.spi.Payload;
 import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.StreamFormat;
 import dev.sluice.spi.WriterConfig;
@@ -18,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,7 +28,9 @@ import java.util.concurrent.TimeoutException;
  * One map task of the reference: each record is compressed by a pool thread into the thread's current slab of this
  * task (slabs of one size, reused from wave to wave, so that a wave after the first touches no fresh page); at commit
  * the data file is written in partition order as the records' compression finishes (the last batch's records are
- * still being compressed while the first partitions are written), with gathering writes straight from the slabs.
+ * still being compressed while the first partitions are written), with gathering writes straight from the slabs. A
+ * record whose bytes need not be made (no compression, no framing: {@code Payload.pieces}) is not copied into a slab
+ * at all: its vectors' own buffers go to the gathering write, so its bytes are copied once, into the file.
  */
 final class IdealWriter extends BackgroundWriter {
     /** A slab's bytes: Arrow's chunk size, so that the allocator neither rounds nor splits it. */
@@ -66,11 +70,15 @@ final class IdealWriter extends BackgroundWriter {
         slabs.writerOpened();
     }
 
-    /** A record's compressed bytes: where they lie, set by its compression thread before it marks them done. */
+    /**
+     * A record's compressed bytes: where they lie (a slab, or the record's own pieces), set by its compression thread
+     * before it marks them done.
+     */
     private static final class Compressed {
         HostBuffer buffer;
         long offset;
-        int length;
+        long length;
+        Payload.Pieces pieces;
         volatile boolean done;
     }
 
@@ -99,6 +107,12 @@ final class IdealWriter extends BackgroundWriter {
     private void compress(ShuffleRecord record, Compressed slot) {
         try {
             if (failure() == null) {
+                Optional<Payload.Pieces> pieces = record.payload().pieces(scratch);
+                if (pieces.isPresent()) {
+                    slot.pieces = pieces.get();
+                    slot.length = slot.pieces.bytes();
+                    return;
+                }
                 long bound = record.payload().serializedBound();
                 Slab slab = null;
                 if (bound > SLAB) {
@@ -162,7 +176,13 @@ final class IdealWriter extends BackgroundWriter {
                         awaitDone(record, deadline);
                     }
                     throwIfFailed();
-                    out.add(record.buffer.nioBuffer(record.offset, record.length));
+                    if (record.pieces != null) {
+                        for (ByteBuffer piece : record.pieces.buffers()) {
+                            out.add(piece);
+                        }
+                    } else {
+                        out.add(record.buffer.nioBuffer(record.offset, Math.toIntExact(record.length)));
+                    }
                     length += record.length;
                 }
                 out.add(ByteBuffer.wrap(end));
@@ -218,6 +238,10 @@ final class IdealWriter extends BackgroundWriter {
         for (List<Compressed> records : partitions) {
             for (Compressed record : records) {
                 record.buffer = null;
+                if (record.pieces != null) {
+                    record.pieces.close();
+                    record.pieces = null;
+                }
             }
         }
         held = 0;
