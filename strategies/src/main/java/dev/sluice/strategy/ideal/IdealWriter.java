@@ -213,23 +213,25 @@ final class IdealWriter extends BackgroundWriter {
 
     @Override
     protected void releaseAfterCommit() {
-        giveBack();
+        int taken = giveBack();
         scratch.close();
-        slabs.writerDone();
+        slabs.writerDone(taken);
     }
 
     @Override
     protected void cleanUp(Throwable cause) {
         try {
-            giveBack();
+            int taken = giveBack();
             scratch.close();
-            slabs.writerDone();
+            slabs.writerDone(taken);
         } catch (RuntimeException e) {
             cause.addSuppressed(e);
         }
     }
 
-    private synchronized void giveBack() {
+    /** Gives back every slab and buffer this task took; returns how many slabs. */
+    private synchronized int giveBack() {
+        int taken = slabsTaken.size();
         slabsTaken.forEach(slabs::give);
         slabsTaken.clear();
         largeRecords.forEach(pool::give);
@@ -245,6 +247,7 @@ final class IdealWriter extends BackgroundWriter {
             }
         }
         held = 0;
+        return taken;
     }
 
     @Override

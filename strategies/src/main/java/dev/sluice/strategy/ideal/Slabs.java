@@ -6,10 +6,13 @@ import dev.sluice.strategy.support.HostBufferPool;
 /**
  * The reference's slabs: buffers of one size ({@link IdealWriter#SLAB}) that its writers' compression threads fill
  * and give back at each commit, kept from wave to wave. Which threads take a task's records changes from wave to wave,
- * and each leaves a slab of the task partly filled, so a wave may need a few slabs more than the one before: after each
- * writer the pool holds, idle or out, as many slabs as the executor ever had out at once plus one per compression
- * thread and writer, the missing ones allocated and touched then; a slab taken fresh is touched whole as it is taken, so
- * that a wave after the first faults in nothing.
+ * and each leaves a slab of the task partly filled; and whether a wave's tasks hold their slabs at the same time depends
+ * on when each commits. So after each writer the pool holds, idle or out, enough slabs for every writer the executor
+ * ever had open at once to take as many as a writer of the same bytes can ({@link #writerDone}), the missing ones
+ * allocated and touched then; a slab taken fresh is touched whole as it is taken. A wave after the first then faults
+ * in nothing. (Sized by the slabs out at once, as before, the reserve fell short whenever a wave's tasks overlapped more
+ * than the first wave's had: at xxlarge a page-fault profile found up to six slabs taken fresh and four more made after
+ * the commit inside measured waves, 41,000 faults and half again the wave's time; docs/limits.md.)
  */
 final class Slabs {
     private final HostBufferPool pool;
@@ -18,6 +21,8 @@ final class Slabs {
     private int peakOut;
     private int writers;
     private int peakWriters;
+    /** The slabs per writer the reserve is made for ({@link #writerDone}). */
+    private int perWriter;
 
     Slabs(HostBufferPool pool, int threads) {
         this.pool = pool;
@@ -47,13 +52,25 @@ final class Slabs {
         }
     }
 
-    /** A writer gave back its slabs: the reserve for the next wave is made here, outside any record's compression. */
-    void writerDone() {
+    /**
+     * A writer that took {@code taken} slabs gave them back: the reserve for the next wave is made here, outside any
+     * record's compression.
+     */
+    void writerDone(int taken) {
         int want;
         synchronized (this) {
             writers--;
-            want = peakOut + threads * peakWriters - out;
+            // A writer's slabs are the ones its records filled and one partly filled slab per compression thread that
+            // took any of them: a writer that took n slabs filled at most n - 1, and one with the same bytes takes at
+            // most n - 1 + threads. The reserve is made for every writer open at once taking that many, so that only
+            // more bytes make it grow again, not records falling to the threads differently (which would make it grow
+            // inside a measured wave).
+            if (taken > perWriter) {
+                perWriter = taken - 1 + threads;
+            }
+            want = Math.max(peakOut, peakWriters * perWriter) - out;
         }
         pool.ensureIdle(IdealWriter.SLAB, want);
     }
+
 }

@@ -15,9 +15,13 @@ import dev.sluice.core.verify.VerificationResult;
 import dev.sluice.core.verify.Verifier;
 import dev.sluice.spi.PartitionReader;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.memory.HostBuffer;
 import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.strategy.support.HostBufferPool;
 import dev.sluice.testkit.Leaks;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
@@ -68,5 +72,46 @@ class IdealSlabsTest {
             }
             Leaks.assertNone(allocator, held, "ideal's slabs");
         }
+    }
+
+    @Test
+    @Timeout(60)
+    void theReserveLetsEveryWriterTakeAsManySlabsAsAnyTookAtOnce() {
+        try (BufferAllocator allocator = new RootAllocator()) {
+            int threads = 2;
+            HostBufferPool pool = new HostBufferPool(ArrowHostAllocator.of(allocator), WriterConfig.UNLIMITED, () -> 0);
+            Slabs slabs = new Slabs(pool, threads);
+            // The first wave: two writers open, but the first gives its 5 slabs back before the second takes its 5.
+            slabs.writerOpened();
+            slabs.writerOpened();
+            giveBack(slabs, take(slabs, 5));
+            giveBack(slabs, take(slabs, 5));
+            long afterFirst = pool.freshBytes();
+            // The next: both hold theirs at once, and each has its records fall to the threads so that it takes the
+            // most slabs the same bytes can (5 taken: at most 4 filled, and a partly filled one per thread).
+            slabs.writerOpened();
+            slabs.writerOpened();
+            List<HostBuffer> a = take(slabs, 4 + threads);
+            List<HostBuffer> b = take(slabs, 4 + threads);
+            assertEquals(afterFirst, pool.freshBytes(), "a wave after the first took a fresh slab");
+            giveBack(slabs, a);
+            giveBack(slabs, b);
+            assertEquals(afterFirst, pool.freshBytes(), "the reserve grew after a wave it already covered");
+            pool.close();
+            assertEquals(0, allocator.getAllocatedMemory());
+        }
+    }
+
+    private static List<HostBuffer> take(Slabs slabs, int n) {
+        List<HostBuffer> taken = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            taken.add(slabs.take());
+        }
+        return taken;
+    }
+
+    private static void giveBack(Slabs slabs, List<HostBuffer> taken) {
+        taken.forEach(slabs::give);
+        slabs.writerDone(taken.size());
     }
 }
