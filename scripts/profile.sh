@@ -7,7 +7,7 @@ usage() {
   cat <<'USAGE'
 Usage: scripts/profile.sh --strategy S --size Z [--tasks N] [--scale F] [--codec C] [--memory-limit SIZE]
                           [--iterations N] [--warmup-records quarter|full] [--event cpu|alloc|wall|lock|page-faults]
-                          [--device SPEC] [--out DIR]
+                          [--device SPEC] [--prefault true|false] [--out DIR]
 
 Runs ShuffleWriteBenchmark for one strategy and size (a wave of --tasks map tasks, 200 partitions, round robin,
 --codec, the seed's batches per task; 1 warm-up and --iterations measured waves, 1 by default)
@@ -37,6 +37,8 @@ Options:
                  page) (default: cpu)
   --device SPEC  where the files go: native (default), emulated:write=RATE:dirty=SIZE, or a profile such as
                  seed-ssd (see: scripts/sluice device profiles; needs root)
+  --prefault B   true (default): before each wave, outside its time, touch the memory the last wave took, as
+                 scripts/bench.sh does (docs/limits.md); false: not
   --out DIR      a directory, created if missing, where the files go (default: jmh/target/profile/STRATEGY-SIZE-EVENT)
   --help         print this help
 
@@ -48,25 +50,27 @@ Exit status: 0 done, 1 the run failed, 2 bad arguments.
 USAGE
 }
 
-strategy="" size="" event=cpu out="" tasks=1 scale=1 limit=none iterations=1 codec=lz4-block warmup=quarter device=native
+strategy="" size="" event=cpu out="" tasks=1 scale=1 limit=none iterations=1 codec=lz4-block warmup=quarter device=native prefault=true
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --help|-h) usage; exit 0 ;;
-    --strategy|--size|--event|--out|--tasks|--scale|--memory-limit|--iterations|--codec|--warmup-records|--device)
+    --strategy|--size|--event|--out|--tasks|--scale|--memory-limit|--iterations|--codec|--warmup-records|--device|--prefault)
       [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"
       case "$1" in
         --strategy) strategy="$2" ;; --size) size="$2" ;; --event) event="$2" ;; --out) out="$2" ;;
         --tasks) tasks="$2" ;; --scale) scale="$2" ;; --memory-limit) limit="$2" ;; --iterations) iterations="$2" ;;
         --codec) codec="$2" ;; --warmup-records) warmup="$2" ;; --device) device="$2" ;;
+        --prefault) prefault="$2" ;;
       esac
       shift 2 ;;
-    *) die "unknown argument '$1': allowed are --strategy, --size, --tasks, --scale, --codec, --memory-limit, --iterations, --warmup-records, --event, --device, --out, --help" ;;
+    *) die "unknown argument '$1': allowed are --strategy, --size, --tasks, --scale, --codec, --memory-limit, --iterations, --warmup-records, --event, --device, --prefault, --out, --help" ;;
   esac
 done
 [[ -n "$strategy" ]] || die "--strategy is required"
 [[ -n "$size" ]] || die "--size is required"
 case "$size" in tiny|small|medium|large|xlarge|xxlarge) ;; *) die "invalid --size '$size': allowed are tiny, small, medium, large, xlarge, xxlarge" ;; esac
 case "$event" in cpu|alloc|wall|lock|page-faults) ;; *) die "invalid --event '$event': allowed are cpu, alloc, wall, lock, page-faults" ;; esac
+[[ "$prefault" == true || "$prefault" == false ]] || die "invalid --prefault '$prefault': allowed are true and false"
 [[ "$iterations" =~ ^[1-9][0-9]*$ ]] || die "invalid --iterations '$iterations': allowed is an integer >= 1"
 [[ "$limit" == none || "$limit" == machine || "$limit" =~ ^[0-9]+(\.[0-9]+)?[kKmMgGtT]?([iI]?[bB])?$ ]] \
   || die "invalid --memory-limit '$limit': allowed is none, machine or a byte size (examples: 4096, 32k, 64m, 1.5g)"
@@ -96,7 +100,7 @@ rm -f "${files[@]}"
 if ! "$java" -cp "$cp" dev.sluice.jmh.SluiceBenchmarks ShuffleWriteBenchmark -p "strategy=$strategy" -p "size=$size" \
     -p "tasks=$tasks" -p "scale=$scale" -p "codec=$codec" -p "warmUp=$warmup" -p "memoryLimit=$limit" \
     -p "device=$device" -wi 1 -i "$iterations" -f 1 -foe true \
-    -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints" \
+    -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -Dsluice.prefault=$prefault" \
     -prof "dev.sluice.jmh.profile.WaveProfiler:libPath=$lib;event=$event;dir=$out" > "$log" 2>&1; then
   echo "$script: the run failed; the end of $log:" >&2
   tail -n 30 "$log" >&2
