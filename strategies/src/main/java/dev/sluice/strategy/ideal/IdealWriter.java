@@ -213,20 +213,23 @@ final class IdealWriter extends BackgroundWriter {
 
     @Override
     protected void releaseAfterCommit() {
-        int taken = giveBack();
-        scratch.close();
-        slabs.writerDone(taken);
+        release();
     }
 
     @Override
     protected void cleanUp(Throwable cause) {
         try {
-            int taken = giveBack();
-            scratch.close();
-            slabs.writerDone(taken);
+            release();
         } catch (RuntimeException e) {
             cause.addSuppressed(e);
         }
+    }
+
+    /** After the commit or a failure alike: the slabs, buffers and pieces given back, then the reserve made. */
+    private void release() {
+        int taken = giveBack();
+        scratch.close();
+        slabs.writerDone(taken);
     }
 
     /** Gives back every slab and buffer this task took; returns how many slabs. */
