@@ -9,6 +9,7 @@ import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.MapOutputFiles;
 import dev.sluice.strategy.support.BoundedPool;
 import dev.sluice.strategy.support.HostBufferPool;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The reference's executor: one compression thread per core (not the strategies' {@code --threads}: the limit uses
@@ -24,6 +25,8 @@ final class IdealExecutor implements ShuffleExecutor {
     private final HostBufferPool records;
     private final BoundedPool compression;
     private final Slabs slabs;
+    /** Map output writers made so far: each one's rank in the compression pool. */
+    private final AtomicLong writers = new AtomicLong();
 
     IdealExecutor(WriterConfig config, CountedStorage storage, HostAllocator allocator) {
         this.config = config;
@@ -31,7 +34,7 @@ final class IdealExecutor implements ShuffleExecutor {
         this.allocator = allocator;
         this.records = new HostBufferPool(allocator, WriterConfig.UNLIMITED, () -> 0);
         int cores = Runtime.getRuntime().availableProcessors();
-        this.compression = new BoundedPool("sluice-ideal", cores, BACKLOG);
+        this.compression = BoundedPool.ordered("sluice-ideal", cores, BACKLOG);
         this.slabs = new Slabs(records, cores);
     }
 
@@ -40,7 +43,7 @@ final class IdealExecutor implements ShuffleExecutor {
         HostAllocator scratch = allocator.child("ideal map " + task.mapId);
         try {
             return new IdealWriter(config, storage, new MapOutputFiles(task.directory(config), task.shuffleId,
-                    task.mapId), task.format, scratch, records, compression, slabs);
+                    task.mapId), task.format, scratch, records, compression, slabs, writers.getAndIncrement());
         } catch (RuntimeException | Error e) {
             scratch.close();
             throw e;

@@ -44,6 +44,8 @@ final class IdealWriter extends BackgroundWriter {
     private final HostBufferPool pool;
     private final BoundedPool compression;
     private final Slabs slabs;
+    /** This task's rank among the executor's: its records are compressed before a later task's. */
+    private final long order;
     private final List<List<Compressed>> partitions = new ArrayList<>();
     /** Each compression thread's slab for this task: only that thread moves its cursor. */
     private final Map<Thread, Slab> current = new ConcurrentHashMap<>();
@@ -54,8 +56,9 @@ final class IdealWriter extends BackgroundWriter {
     private long peak;
 
     IdealWriter(WriterConfig config, CountedStorage storage, MapOutputFiles files, StreamFormat format,
-                HostAllocator scratch, HostBufferPool pool, BoundedPool compression, Slabs slabs) {
+                HostAllocator scratch, HostBufferPool pool, BoundedPool compression, Slabs slabs, long order) {
         super("ideal writer for map " + files.mapId(), config.partitions);
+        this.order = order;
         this.slabs = slabs;
         this.config = config;
         this.storage = storage;
@@ -97,7 +100,10 @@ final class IdealWriter extends BackgroundWriter {
         partitions.get(record.partitionId()).add(slot);
         pending.started();
         try {
-            compression.submit(() -> compress(record, slot));
+            // The data file is written in partition order, so the pool compresses the earliest task's lowest
+            // partition first: its write starts as soon as that partition's records are done and follows the
+            // compression, instead of waiting for the last batch's first record behind every record before it.
+            compression.submit(() -> compress(record, slot), order, record.partitionId());
         } catch (InterruptedException | RuntimeException e) {
             pending.finished();
             throw e;
