@@ -2,6 +2,7 @@ package dev.sluice.jmh.write;
 
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.measure.ProcSelfIo;
+import dev.sluice.core.measure.ProcSelfStat;
 import dev.sluice.core.memory.ArrowHostAllocator;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.TaskInput;
@@ -196,6 +197,7 @@ public class RawWriteBenchmark extends RunSettings {
     public long writeSequentially(RawWrites raw, GateState gate) throws Exception {
         IoSnapshot before = raw.storage.counters().snapshot();
         Optional<ProcSelfIo> procBefore = ProcSelfIo.read();
+        Optional<ProcSelfStat> cpuBefore = ProcSelfStat.read();
         DirtyPages.Sampler sampler = gate.dirty().available() ? gate.dirty().sample() : null;
         long start = System.nanoTime();
         List<Future<Long>> writes = new ArrayList<>();
@@ -222,10 +224,15 @@ public class RawWriteBenchmark extends RunSettings {
             peakDirty = sampler.peak();
         }
         Optional<ProcSelfIo> procAfter = ProcSelfIo.read();
+        Optional<ProcSelfStat> cpuAfter = ProcSelfStat.read();
+        // The write's CPU time beside its wall time: through the page cache the copy is CPU on the cores that
+        // compression also needs, which is why the floors' sum, not the slower floor, bounds a compressing wave here.
         Figures.publish(new WaveFigures(raw.tasks, raw.inputBytes, raw.batches, raw.bytes * raw.tasks, wall, sum, slowest, 0,
                 raw.storage.counters().snapshot().since(before),
                 procBefore.isPresent() && procAfter.isPresent() ? Optional.of(procAfter.get().since(procBefore.get()))
-                        : Optional.empty(), Optional.empty(), WRITE_SIZE, peakDirty, gate.settled(), raw.device, -1, -1));
+                        : Optional.empty(),
+                cpuBefore.isPresent() && cpuAfter.isPresent() ? Optional.of(cpuAfter.get().since(cpuBefore.get()))
+                        : Optional.empty(), WRITE_SIZE, peakDirty, gate.settled(), raw.device, -1, -1));
         return wall;
     }
 
