@@ -3,7 +3,8 @@
 #   docs/runs/limits/run.sh OUT
 # Each bench.sh run measures its floors itself (serialize, compress, beside the raw write: --floors true, the default)
 # and prefaults every wave (--prefault true, the default); the two runs without compression are run once more with
-# --prefault false, to show what the prefault does.
+# --prefault false, to show what the prefault does, and once more with --warmups 4, to show what the JIT compiler
+# still compiling in the first measured waves costs ideal (the profile without compression found it).
 # (as run here, holding the lock that the machine's timed runs share, so that no other timed run shared the machine).
 set -u
 out="${1:?usage: docs/runs/limits/run.sh OUT}"
@@ -27,6 +28,13 @@ for size in small xxlarge; do
   echo "rc=$?"
 done
 for size in small xxlarge; do
+  it=20; [[ $size == xxlarge ]] && it=10
+  echo "== $(date +%T) bench $size none native, 4 warm-up waves"
+  scripts/bench.sh --strategies $S --sizes $size --scale 0.25 --tasks 2 --codec none --iterations $it --budget none \
+    --warmup-records full --warmups 4 --out "$out/$size-none-warm4" > "$out/$size-none-warm4.log" 2>&1
+  echo "rc=$?"
+done
+for size in small xxlarge; do
   it=10; [[ $size == xxlarge ]] && it=6
   echo "== $(date +%T) bench $size lz4-block seed-ssd"
   scripts/bench.sh --strategies $S --sizes $size --scale 0.25 --tasks 2 --codec lz4-block --iterations $it --budget none \
@@ -46,6 +54,8 @@ done
 echo "== $(date +%T) profiles"
 scripts/profile.sh --strategy ideal --size small --tasks 2 --scale 0.25 --codec lz4-block --iterations 10 \
   --warmup-records full --out "$out/prof" > "$out/prof-ideal.txt" 2>&1; echo "rc=$?"
+scripts/profile.sh --strategy ideal --size xxlarge --tasks 2 --scale 0.25 --codec lz4-block --iterations 6 \
+  --warmup-records full --out "$out/prof-xx" > "$out/prof-ideal-xxlarge.txt" 2>&1; echo "rc=$?"
 # ideal's page faults at xxlarge with lz4, wave by wave, paired with per-batch as bench.sh pairs them, prefaulted as
 # bench.sh does (WaveProfiler's perWave: one collapsed profile per measured wave; wave N is JMH's measured iteration N,
 # its strategy pair.strategy in the JSON; docs/runs/limits/faults.py reads them).
