@@ -51,6 +51,12 @@ for size in small xxlarge; do
       -rff "$out/counting-$size-$strategy.json" > "$out/counting-$size-$strategy.log" 2>&1; echo "rc=$?"
   done
 done
+echo "== $(date +%T) the raw write from 4 MiB of one shared buffer (its source before sourceBytes) and from 64 MiB per thread (the default)"
+for codec in none lz4-block; do
+  $B RawWriteBenchmark -p size=xxlarge -p tasks=2 -p scale=0.25 -p codec=$codec -p sourceBytes=4194304,67108864 \
+    -wi 2 -i 15 -f 1 -foe true -jvmArgsAppend -Dsluice.prefault=true -rf json -rff "$out/raw-source-$codec.json" \
+    > "$out/raw-source-$codec.log" 2>&1; echo "rc=$?"
+done
 echo "== $(date +%T) profiles"
 scripts/profile.sh --strategy ideal --size small --tasks 2 --scale 0.25 --codec lz4-block --iterations 10 \
   --warmup-records full --out "$out/prof" > "$out/prof-ideal.txt" 2>&1; echo "rc=$?"

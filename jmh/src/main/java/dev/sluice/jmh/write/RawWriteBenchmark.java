@@ -47,12 +47,14 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The storage's limit, measured in the same run: the wave's writes without any of its work. {@code tasks} threads
  * each write, at once, as many bytes as a map task's data file holds for the same input and codec, sequentially in
- * 4 MiB calls, to the same directory, with the same fsync choice. A strategy's wave time divided by this one's says
- * how close it gets to what the storage does.
+ * 4 MiB calls, to the same directory, with the same fsync choice, each from memory of its own larger than the
+ * processor's caches. A strategy's wave time divided by this one's says how close it gets to what the storage does.
  */
 public class RawWriteBenchmark extends RunSettings {
     static final int WRITE_SIZE = 4 << 20;
     static final String COMPUTED = "computed";
+    /** The default {@link RawWrites#sourceBytes}: twice this machine's kind of last-level cache (32 MiB here). */
+    static final String SOURCE_BYTES = "67108864";
 
     /** The raw writes of one trial: their size, their threads, their files. */
     @State(Scope.Benchmark)
@@ -69,9 +71,17 @@ public class RawWriteBenchmark extends RunSettings {
         @Param({COMPUTED})
         public String fileBytes;
 
+        /**
+         * Bytes of memory each thread writes from, cycled, at least one write's: a writer's bytes come from memory, so
+         * the default is larger than the last-level cache. Until 4 MiB of one buffer, shared, stayed in the cache and
+         * the floor copied from it faster than any writer can (docs/limits.md measures the two).
+         */
+        @Param({SOURCE_BYTES})
+        public long sourceBytes;
+
         private CountedStorage storage;
         private Path dir;
-        private ByteBuffer chunk;
+        private final List<ByteBuffer> sources = new ArrayList<>();
         private long bytes;
         private ExecutorService threads;
         private final List<Path> files = new ArrayList<>();
@@ -101,12 +111,21 @@ public class RawWriteBenchmark extends RunSettings {
             }
             System.out.printf("sluice raw write: %d tasks x %d bytes (%s) in %d-byte writes%n", tasks, bytes,
                     COMPUTED.equals(fileBytes) ? "a data file of this input, computed" : "given", WRITE_SIZE);
-            dir = storageState.newTrialDirectory("sluice-raw-");
-            chunk = ByteBuffer.allocateDirect(WRITE_SIZE);
-            SplittableRandom random = new SplittableRandom(workload.inputSpec().seed);
-            while (chunk.remaining() >= Long.BYTES) {
-                chunk.putLong(random.nextLong());
+            if (sourceBytes < WRITE_SIZE) {
+                throw new InvalidParameterException("sourceBytes", String.valueOf(sourceBytes),
+                        "a byte count >= " + WRITE_SIZE + " (one write)");
             }
+            // Never more than a file's bytes (rounded up to a write): the rest would never be read.
+            long perThread = Math.min(sourceBytes, Math.max(WRITE_SIZE, (bytes + WRITE_SIZE - 1) / WRITE_SIZE * WRITE_SIZE));
+            SplittableRandom random = new SplittableRandom(workload.inputSpec().seed);
+            for (int t = 0; t < tasks; t++) {
+                ByteBuffer source = ByteBuffer.allocateDirect(Math.toIntExact(perThread));
+                while (source.remaining() >= Long.BYTES) {
+                    source.putLong(random.nextLong());
+                }
+                sources.add(source.clear());
+            }
+            dir = storageState.newTrialDirectory("sluice-raw-");
             storage = new CountedStorage();
             threads = Executors.newFixedThreadPool(tasks, new OwnedThreads("sluice-raw"));
         }
@@ -155,15 +174,22 @@ public class RawWriteBenchmark extends RunSettings {
             }
         }
 
-        /** One task's file: {@code bytes} in 4 MiB calls, forced if {@code sync}. */
-        private void writeOne(Path file) throws IOException {
-            ByteBuffer mine = chunk.duplicate();
+        /** One task's file: {@code bytes} in 4 MiB calls from the task's source, forced if {@code sync}. */
+        private void writeOne(Path file, int task) throws IOException {
+            ByteBuffer mine = sources.get(task).duplicate();
+            int at = 0;
             long written = 0;
             try (WritableFile out = storage.create(file, FilePurpose.MAP_OUTPUT)) {
                 while (written < bytes) {
-                    mine.clear();
-                    mine.limit((int) Math.min(WRITE_SIZE, bytes - written));
-                    written += out.write(mine);
+                    if (at == mine.capacity()) {
+                        at = 0;
+                    }
+                    int length = (int) Math.min(Math.min(WRITE_SIZE, mine.capacity() - at), bytes - written);
+                    mine.limit(at + length).position(at);
+                    while (mine.hasRemaining()) {
+                        written += out.write(mine);
+                    }
+                    at += length;
                 }
                 if (sync) {
                     out.force();
@@ -204,9 +230,10 @@ public class RawWriteBenchmark extends RunSettings {
         for (int t = 0; t < raw.tasks; t++) {
             Path file = raw.dir.resolve("raw-" + t + "-" + System.nanoTime());
             raw.files.add(file);
+            int task = t;
             writes.add(raw.threads.submit(() -> {
                 long taskStart = System.nanoTime();
-                raw.writeOne(file);
+                raw.writeOne(file, task);
                 return System.nanoTime() - taskStart;
             }));
         }
