@@ -3,9 +3,11 @@ package dev.sluice.core.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
+import dev.sluice.core.measure.ProcSelfIo;
 import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.strategy.StrategySpec;
@@ -94,6 +96,29 @@ class WaveTest {
             assertEquals(List.of(), files(), "outputs removed");
             assertEquals(0, storage.filesLeft());
             assertNothingHeld(allocator, held, "wave");
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void aWaveThroughAnUncountedStorageStillTakesTheBytesItWroteForThePrefault() throws Exception {
+        assumeTrue(ProcSelfIo.read().isPresent(), "needs /proc/self/io");
+        InputSpec spec = InputSpec.of(DataSize.TINY, 0.5).withBatches(3);
+        try (BufferAllocator allocator = new RootAllocator();
+             WaveInput input = WaveInput.prepare(spec, TASKS, Partitioning.ROUNDROBIN, PARTITIONS, 0, allocator,
+                     (task, bytes) -> {})) {
+            CountedStorage storage = CountedStorage.uncounted();
+            WriterConfig config = WriterConfig.builder().partitions(PARTITIONS).threads(3).outputDir(dir).build();
+            try (ShuffleExecutor executor = HEAP.createExecutor(config, storage, allocator);
+                 Wave wave = new Wave(TASKS);
+                 WaveResult result = wave.run(executor, input, ShuffleCodec.LZ4_BLOCK, storage, null)) {
+                long committed = result.outputs().stream().mapToLong(o -> o.totalBytes()).sum();
+                assertEquals(0, result.io.bytesWritten, "the uncounted storage counts nothing");
+                assertTrue(result.memoryTaken() >= committed, result.memoryTaken() + " bytes taken, " + committed
+                        + " committed: the kernel's count of the bytes written stands in for the storage's");
+                result.delete(storage);
+            }
+            assertEquals(List.of(), files(), "outputs removed");
         }
     }
 
