@@ -116,7 +116,8 @@ public class RawWriteBenchmark extends RunSettings {
                         "a byte count >= " + WRITE_SIZE + " (one write)");
             }
             // Never more than a file's bytes (rounded up to a write): the rest would never be read.
-            long perThread = Math.min(sourceBytes, Math.max(WRITE_SIZE, (bytes + WRITE_SIZE - 1) / WRITE_SIZE * WRITE_SIZE));
+            long fileInWrites = Math.max(WRITE_SIZE, (bytes + WRITE_SIZE - 1) / WRITE_SIZE * WRITE_SIZE);
+            long perThread = Math.min(sourceBytes, fileInWrites);
             SplittableRandom random = new SplittableRandom(workload.inputSpec().seed);
             for (int t = 0; t < tasks; t++) {
                 ByteBuffer source = ByteBuffer.allocateDirect(Math.toIntExact(perThread));
