@@ -92,6 +92,10 @@ public class RawWriteBenchmark extends RunSettings {
 
         @Setup(Level.Trial)
         public void start(WorkloadState workloadState, StorageState storageState) throws Exception {
+            if (sourceBytes < WRITE_SIZE) {
+                throw new InvalidParameterException("sourceBytes", String.valueOf(sourceBytes),
+                        "a byte count >= " + WRITE_SIZE + " (one write)");
+            }
             Workload workload = workloadState.workload();
             device = storageState.emulated();
             tasks = workload.tasks;
@@ -111,10 +115,6 @@ public class RawWriteBenchmark extends RunSettings {
             }
             System.out.printf("sluice raw write: %d tasks x %d bytes (%s) in %d-byte writes%n", tasks, bytes,
                     COMPUTED.equals(fileBytes) ? "a data file of this input, computed" : "given", WRITE_SIZE);
-            if (sourceBytes < WRITE_SIZE) {
-                throw new InvalidParameterException("sourceBytes", String.valueOf(sourceBytes),
-                        "a byte count >= " + WRITE_SIZE + " (one write)");
-            }
             // Never more than a file's bytes (rounded up to a write): the rest would never be read.
             long fileInWrites = Math.max(WRITE_SIZE, (bytes + WRITE_SIZE - 1) / WRITE_SIZE * WRITE_SIZE);
             long perThread = Math.min(sourceBytes, fileInWrites);
