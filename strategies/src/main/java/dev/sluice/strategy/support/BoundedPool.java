@@ -67,7 +67,7 @@ public final class BoundedPool implements AutoCloseable {
             throw new IllegalStateException(name + " runs tasks by rank: submit(task, major, minor)");
         }
         admission.acquire();
-        enqueue(task);
+        enqueue(releasing(task));
     }
 
     /**
@@ -79,7 +79,7 @@ public final class BoundedPool implements AutoCloseable {
             throw new IllegalStateException(name + " runs tasks in submission order: submit(task)");
         }
         admission.acquire();
-        enqueue(new Ordered(task, major, minor, submitted.getAndIncrement()));
+        enqueue(new Ordered(releasing(task), major, minor, submitted.getAndIncrement()));
     }
 
     /** A task with its rank: what an ordered pool's queue compares. */
@@ -103,21 +103,24 @@ public final class BoundedPool implements AutoCloseable {
         if (!admission.tryAcquire()) {
             throw new RejectedExecutionException(name + " backlog is full");
         }
-        enqueue(task);
+        enqueue(releasing(task));
     }
 
-    private void enqueue(Runnable task) {
-        Runnable admitted = () -> {
+    /** {@code task}, giving its admission permit back when it ends. */
+    private Runnable releasing(Runnable task) {
+        return () -> {
             try {
                 task.run();
             } finally {
                 admission.release();
             }
         };
+    }
+
+    /** Hands an admitted task to the executor; the permit goes back if the executor refuses it. */
+    private void enqueue(Runnable admitted) {
         try {
-            executor.execute(task instanceof Ordered rank
-                    ? new Ordered(admitted, rank.major, rank.minor, rank.submitted)
-                    : admitted);
+            executor.execute(admitted);
         } catch (RuntimeException e) {
             admission.release();
             throw e;
