@@ -32,7 +32,6 @@ public final class Prefault {
 
     private final Path dir;
     private final ByteBuffer zeros = ByteBuffer.allocateDirect(WRITE_SIZE);
-    private long lastBytes;
     private long lastNanos;
 
     /** Scratch files go into {@code dir}, which must exist: a directory of the harness's own. */
@@ -73,14 +72,8 @@ public final class Prefault {
                 Files.deleteIfExists(file);
             }
         }
-        lastBytes = n;
         lastNanos = System.nanoTime() - start;
         return n;
-    }
-
-    /** Bytes the last {@link #touch} wrote. */
-    public long lastBytes() {
-        return lastBytes;
     }
 
     /** How long the last {@link #touch} took. */
