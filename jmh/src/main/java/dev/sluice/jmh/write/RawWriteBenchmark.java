@@ -257,10 +257,8 @@ public class RawWriteBenchmark extends RunSettings {
         // compression also needs, which is why the floors' sum, not the slower floor, bounds a compressing wave here.
         Figures.publish(new WaveFigures(raw.tasks, raw.inputBytes, raw.batches, raw.bytes * raw.tasks, wall, sum, slowest, 0,
                 raw.storage.counters().snapshot().since(before),
-                procBefore.isPresent() && procAfter.isPresent() ? Optional.of(procAfter.get().since(procBefore.get()))
-                        : Optional.empty(),
-                cpuBefore.isPresent() && cpuAfter.isPresent() ? Optional.of(cpuAfter.get().since(cpuBefore.get()))
-                        : Optional.empty(), WRITE_SIZE, peakDirty, gate.settled(), raw.device, -1, -1));
+                procBefore.flatMap(b -> procAfter.map(a -> a.since(b))),
+                cpuBefore.flatMap(b -> cpuAfter.map(a -> a.since(b))), WRITE_SIZE, peakDirty, gate.settled(), raw.device, -1, -1));
         return wall;
     }
 
