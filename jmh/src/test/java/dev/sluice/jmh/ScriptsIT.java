@@ -84,27 +84,32 @@ class ScriptsIT {
         deleteRecursively(BENCH);
         Run r = run("scripts/bench.sh", "--preset", "smoke", "--out", BENCH.toString());
         assertEquals(0, r.status, r.err);
-        assertTrue(r.err.contains("[3/3]"), "progress: " + r.err);
-        assertTrue(r.err.contains("[1/3] tiny stopped: rounds: the 2 rounds asked for, without a budget"), r.err);
+        assertTrue(r.err.contains("[4/4]"), "progress: " + r.err);
+        assertTrue(r.err.contains("[1/4] tiny stopped: rounds: the 2 rounds asked for, without a budget"), r.err);
         assertTrue(r.err.contains("left"), "estimated time left: " + r.err);
         Path report = Paths.get(r.out.trim());
         assertEquals(BENCH.resolve("report/report.md"), report, "the last line is the report's path");
 
         JsonNode results = new ObjectMapper().readTree(BENCH.resolve("jmh-result.json").toFile());
-        assertEquals(8, results.size(), "five strategies, paired, the raw write and the floors' two at tiny");
+        assertEquals(9, results.size(), "five strategies, paired, the raw write, the floors' two and the paced write "
+                + "at tiny");
         int floors = 0;
+        int paced = 0;
         for (JsonNode b : results) {
             assertEquals("tiny", b.path("params").path("size").asText());
             if (b.path("benchmark").asText().contains(".FloorBenchmark.")) {
                 floors++;
                 continue;
             }
+            paced += b.path("params").path("pace").asText("none").equals("none") ? 0 : 1;
             for (String metric : List.of("io.amplification", "query.totalMillis", "wave.sumTaskMillis",
                     "wave.slowestTaskMillis", "gate.waitMillis", "dirty.peakBytes")) {
                 assertTrue(b.path("secondaryMetrics").has(metric), metric + " missing from " + b);
             }
         }
         assertEquals(2, floors, "serialize and compress");
+        assertEquals(1, paced, "the paced write");
+        assertTrue(r.err.contains("pace = "), "the paced write's pace, and where it comes from: " + r.err);
         assertTrue(Files.readString(BENCH.resolve("plan.txt")).startsWith("# smoke:"), "the plan as run");
         assertTrue(Files.readString(BENCH.resolve("plan.txt")).contains("\ntiny-floor|"), "the floors' configuration");
         // per-batch, the first strategy, verifies row by row; the others' equal bytes by the digests it recorded.
@@ -127,11 +132,13 @@ class ScriptsIT {
                 + "per-batch, four against ideal");
         for (JsonNode c : comparisons) {
             for (String field : List.of("size", "strategy", "baseline", "ratio", "ciLow", "ciHigh", "pairs",
-                    "device", "floorMs", "floorSumMs", "overFloor", "overFloorSum")) {
+                    "device", "floorMs", "floorSumMs", "floorPacedWriteMs", "overFloor", "overFloorSum")) {
                 assertTrue(c.has(field), field + " missing from " + c);
             }
             assertEquals(c.path("figure").asText().equals("mapper stage"), c.path("overFloor").isNumber(),
                     "a mapper-stage row's time over the floor: " + c);
+            assertEquals(c.path("figure").asText().equals("mapper stage"), c.path("floorPacedWriteMs").isNumber(),
+                    "a mapper-stage row's paced write: " + c);
             assertEquals(2, c.path("pairs").asInt());
         }
         JsonNode stops = new ObjectMapper().readTree(BENCH.resolve("stops.json").toFile());

@@ -1,6 +1,5 @@
 package dev.sluice.report;
 
-import dev.sluice.core.run.BenchmarkName;
 import dev.sluice.core.run.Metric;
 import dev.sluice.spi.Bytes;
 import java.io.PrintStream;
@@ -37,7 +36,7 @@ final class AblationTable {
                 if (!r.param("codec").equals(codec) || !r.param("size").equals(size)) {
                     continue;
                 }
-                if (r.is(BenchmarkName.RAW_WRITE)) {
+                if (r.isRawWrite()) {
                     raw = r;
                 } else if (r.isWave()) {
                     writes.add(r);

@@ -38,7 +38,9 @@ import java.util.Map;
  * {@code machine}, so that results of two machines compare), and the raw-write reference at each size; first, the machine's own spread
  * over the same iterations (NoiseFloorBenchmark). Every preset plans a floor configuration per size after its raw write
  * ({@code --floors false}: none): the wave's records serialized, and compressed by the run's codec, on every core,
- * without I/O (FloorBenchmark), the floor's CPU part; none for lz4-frame, which FloorBenchmark refuses.
+ * without I/O (FloorBenchmark), the floor's CPU part; and, for each size and device, after it, the raw write again
+ * with each thread paced at its bytes over that CPU part (the paced write); none for lz4-frame, which FloorBenchmark
+ * refuses.
  */
 public final class BenchPlan {
     /** Paired designs: the strategies of a size take turns wave by wave in one fork, or fork by fork; or unpaired. */
@@ -245,7 +247,7 @@ public final class BenchPlan {
         String floorsOption = options.getOrDefault("floors", "true");
         if (!floorsOption.equals("true") && !floorsOption.equals("false")) {
             throw new InvalidParameterException("--floors", floorsOption, "true (a floor configuration per size: "
-                    + "FloorBenchmark's serialize and compress) or false");
+                    + "FloorBenchmark's serialize and compress, and a paced write per size and device) or false");
         }
         // lz4-frame compresses Arrow's buffers inside each record, not the serialized record: FloorBenchmark has no
         // compression floor for it and refuses it, so the plan has none rather than a configuration that fails.
@@ -346,6 +348,14 @@ public final class BenchPlan {
                     configurations.add(new Configuration(Configuration.Kind.FLOOR, size + "-floor", weight / 4, size,
                             device, List.of(), List.of(), Math.max(1, warmups),
                             paired.equals(OFF) ? iterations : single, null, settings));
+                }
+                if (floors) {
+                    // The raw write again, each thread paced at the bytes over the size's CPU floor (which has run by
+                    // now, with the first device): on a device whose writeback starts only at its dirty cap, the
+                    // pace decides when the device starts writing (docs/limits.md).
+                    configurations.add(new Configuration(Configuration.Kind.PACED_WRITE, size + at + "-paced",
+                            weight / 4, size, device, List.of(), List.of(), warmups,
+                            paired.equals(OFF) ? iterations : single, first, settings));
                 }
             }
         }

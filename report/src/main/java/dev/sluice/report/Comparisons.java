@@ -163,8 +163,9 @@ final class Comparisons {
     }
 
     /**
-     * The strategy's time against the size's floor ({@link Floor}): the floor's parts, the floor (the slower of
-     * serialize + compress and the raw write) and their sum, in ms per wave, and the strategy's geometric mean wave
+     * The strategy's time against the size's floor ({@link Floor}): the floor's parts, the floor (the slowest of
+     * serialize + compress, the raw write and the paced write, null where the run has none) and the sum of the first
+     * two, in ms per wave, and the strategy's geometric mean wave
      * over each; every field null where the run has no floor or the figure is not the mapper stage.
      */
     private static void floor(ObjectNode o, Entry e) {
@@ -173,6 +174,7 @@ final class Comparisons {
         number(o, "floorSerializeMs", has ? f.serializeMs : Double.NaN);
         number(o, "floorCompressMs", has ? f.compressMs : Double.NaN);
         number(o, "floorRawWriteMs", has ? f.rawWriteMs : Double.NaN);
+        number(o, "floorPacedWriteMs", has ? f.pacedWriteMs : Double.NaN);
         number(o, "floorMs", has ? f.floorMs() : Double.NaN);
         number(o, "floorSumMs", has ? f.sumMs() : Double.NaN);
         number(o, "overFloor", has ? f.over(e.times) : Double.NaN);

@@ -9,10 +9,13 @@ import java.util.Optional;
  * the wave serialized as Arrow IPC and the serialized records compressed by the run's codec, each on every core with no
  * I/O (FloorBenchmark's {@code serialize} and {@code compress}), and the storage's part, one write of the committed
  * bytes (RawWriteBenchmark), each its mean in ms per wave. A wave must do both, so none can be shorter than the slower
- * of the two, {@link #floorMs()}; where the write's copy into the page cache is CPU work on the same cores as the
- * compression (two cores here, docs/limits.md) the two overlap little, and a wave comes nearer their sum,
- * {@link #sumMs()}: a reference, not a bound. The report and comparisons.json give every strategy's time over both,
- * computed here alone.
+ * of the two; nor, where the run measured it, than the same write made no faster than the CPU work makes its bytes
+ * (the paced write: RawWriteBenchmark's {@code pace} at the bytes over serialize + compress). That is the two
+ * overlapped as well as a write through the page cache can follow its bytes, and on a device whose writeback starts
+ * only once its dirty cap is reached it is slower than either (docs/limits.md). {@link #floorMs()} is the slowest of
+ * the three. Where the write's copy into the page cache is CPU work on the same cores as the compression (two cores
+ * here) the CPU work and the write overlap little, and a wave comes nearer their sum, {@link #sumMs()}: a reference,
+ * not a bound. The report and comparisons.json give every strategy's time over both, computed here alone.
  */
 final class Floor {
     static final String SERIALIZE = "serialize";
@@ -22,23 +25,30 @@ final class Floor {
     final JmhResults.Row serialize;
     final JmhResults.Row compress;
     final JmhResults.Row raw;
-    /** Their means, ms per wave. */
+    /** The paced write, where the run measured one. */
+    final Optional<JmhResults.Row> paced;
+    /** Their means, ms per wave; the paced write's NaN where there is none. */
     final double serializeMs;
     final double compressMs;
     final double rawWriteMs;
+    final double pacedWriteMs;
 
-    private Floor(JmhResults.Row serialize, JmhResults.Row compress, JmhResults.Row raw) {
+    private Floor(JmhResults.Row serialize, JmhResults.Row compress, JmhResults.Row raw,
+                  Optional<JmhResults.Row> paced) {
         this.serialize = serialize;
         this.compress = compress;
         this.raw = raw;
+        this.paced = paced;
         this.serializeMs = serialize.score;
         this.compressMs = compress.score;
         this.rawWriteMs = raw.score;
+        this.pacedWriteMs = paced.map(r -> r.score).orElse(Double.NaN);
     }
 
     /**
-     * The floor of {@code size} from {@code rows}: its FloorBenchmark serialize and compress rows and its raw write
-     * (the first of that size, as the report's raw-write table takes it); empty where any of the three is missing.
+     * The floor of {@code size} from {@code rows}: its FloorBenchmark serialize and compress rows, its raw write (the
+     * first of that size, as the report's raw-write table takes it) and the paced write of the same size and device,
+     * if any; empty where any of the first three is missing.
      */
     static Optional<Floor> of(List<JmhResults.Row> rows, String size) {
         Optional<JmhResults.Row> serialize = floorRow(rows, size, SERIALIZE);
@@ -47,12 +57,15 @@ final class Floor {
         if (serialize.isEmpty() || compress.isEmpty() || raw.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new Floor(serialize.get(), compress.get(), raw.get()));
+        String device = raw.get().param("device");
+        Optional<JmhResults.Row> paced = rows.stream().filter(r -> r.isPacedWrite() && r.param("size").equals(size)
+                && r.param("device").equals(device)).findFirst();
+        return Optional.of(new Floor(serialize.get(), compress.get(), raw.get(), paced));
     }
 
     /** The raw write of {@code size}: the first of that size, as the report's raw-write table takes it. */
     static Optional<JmhResults.Row> rawWrite(List<JmhResults.Row> rows, String size) {
-        return rows.stream().filter(r -> r.is(BenchmarkName.RAW_WRITE) && r.param("size").equals(size)).findFirst();
+        return rows.stream().filter(r -> r.isRawWrite() && r.param("size").equals(size)).findFirst();
     }
 
     /** Whether {@code rows} hold any floor measurement at all. */
@@ -70,9 +83,10 @@ final class Floor {
         return serializeMs + compressMs;
     }
 
-    /** The floor: the slower of the CPU work and the raw write. */
+    /** The floor: the slowest of the CPU work, the raw write and, where measured, the paced write. */
     double floorMs() {
-        return Math.max(cpuMs(), rawWriteMs);
+        double slower = Math.max(cpuMs(), rawWriteMs);
+        return paced.isPresent() ? Math.max(slower, pacedWriteMs) : slower;
     }
 
     /** The CPU work and the raw write one after the other: what a wave comes near where they share the cores. */
@@ -80,8 +94,11 @@ final class Floor {
         return cpuMs() + rawWriteMs;
     }
 
-    /** Which part is the floor: "serialize + compress" or "raw write". */
+    /** Which part is the floor: "serialize + compress", "raw write" or "paced write". */
     String slower() {
+        if (paced.isPresent() && pacedWriteMs >= Math.max(cpuMs(), rawWriteMs)) {
+            return "paced write";
+        }
         return cpuMs() >= rawWriteMs ? SERIALIZE + " + " + COMPRESS : "raw write";
     }
 

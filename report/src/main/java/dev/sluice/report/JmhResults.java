@@ -23,6 +23,10 @@ public final class JmhResults {
     public static final double CONFIDENCE = 0.999;
 
     /** One benchmark run: its name, parameters, score with error, and secondary metrics by key. */
+    /** RawWriteBenchmark's parameter for its threads' pace, and its value for none. */
+    static final String PACE = "pace";
+    static final String UNPACED = "none";
+
     public static final class Row {
         public final String benchmark;
         public final Map<String, String> params;
@@ -95,6 +99,16 @@ public final class JmhResults {
          */
         public boolean isWave() {
             return is(BenchmarkName.SHUFFLE_WRITE) || is(BenchmarkName.PAIRED_WAVE) && !param("strategy").isEmpty();
+        }
+
+        /** A raw write as fast as the storage takes it: no {@code pace} parameter (results before it) or none. */
+        public boolean isRawWrite() {
+            return is(BenchmarkName.RAW_WRITE) && !isPacedWrite();
+        }
+
+        /** A raw write whose threads wrote no faster than a {@code pace} (the floor's paced write, {@link Floor}). */
+        public boolean isPacedWrite() {
+            return is(BenchmarkName.RAW_WRITE) && !param(PACE).isEmpty() && !param(PACE).equals(UNPACED);
         }
 
         /** The paired design the row's waves were measured in ({@code rounds}, {@code forks}), or empty. */

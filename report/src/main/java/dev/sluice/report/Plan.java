@@ -64,7 +64,12 @@ public final class Plan {
              * The CPU floors of a size, no I/O: every record of the wave serialized, and the serialized records
              * compressed by the run's codec, on every core (FloorBenchmark's two methods, a fork each).
              */
-            FLOOR
+            FLOOR,
+            /**
+             * The raw write of {@link #rawOf}'s bytes made no faster than its size's {@link #FLOOR} makes them: each
+             * thread paced at its file's bytes over serialize + compress (after the floor; one per size and device).
+             */
+            PACED_WRITE
         }
 
         public final Kind kind;
@@ -84,7 +89,10 @@ public final class Plan {
         public final int warmups;
         /** Measured waves; paired, rounds of the first chunk (or of the only one, without a budget). */
         public final int iterations;
-        /** {@link Kind#RAW_WRITE}: the configuration whose first strategy's data files' size it writes. */
+        /**
+         * {@link Kind#RAW_WRITE} and {@link Kind#PACED_WRITE}: the configuration whose first strategy's data files'
+         * size it writes.
+         */
         public final String rawOf;
         public final Settings settings;
 

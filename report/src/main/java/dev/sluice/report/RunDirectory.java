@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -193,20 +195,52 @@ public final class RunDirectory {
 
     /**
      * The floor of paired configuration {@code c}'s size: its size's floor configuration ({@code SIZE-floor}, one per
-     * size whatever the device) and its own raw write ({@code NAME-raw}), as they ran; null where either is not there
-     * (a plan without floors, lz4-frame, a run stopped early).
+     * size whatever the device), its own raw write ({@code NAME-raw}) and its paced write ({@code NAME-paced}, where
+     * the plan has one), as they ran; null where either of the first two is not there (a plan without floors,
+     * lz4-frame, a run stopped early).
      */
     private Floor floor(Config c) throws IOException {
         List<JmhResults.Row> rows = new ArrayList<>();
         for (String name : List.of(c.params.getOrDefault("size", "") + "-floor", c.name + "-raw")) {
-            Config other = named(name);
-            Path result = other == null ? null : runs().resolve(other.run + ".json");
-            if (result == null || !Files.isRegularFile(result)) {
+            Optional<Path> result = result(name);
+            if (result.isEmpty()) {
                 return null;
             }
-            rows.addAll(JmhResults.read(result));
+            rows.addAll(JmhResults.read(result.get()));
+        }
+        Optional<Path> paced = result(c.name + "-paced");
+        if (paced.isPresent()) {
+            rows.addAll(JmhResults.read(paced.get()));
         }
         return Floor.of(rows, c.params.getOrDefault("size", "")).orElse(null);
+    }
+
+    /** The JMH result file of the configuration named {@code name}, where the plan has it and it ran. */
+    private Optional<Path> result(String name) {
+        Config other = named(name);
+        Path result = other == null ? null : runs().resolve(other.run + ".json");
+        return result == null || !Files.isRegularFile(result) ? Optional.empty() : Optional.of(result);
+    }
+
+    /**
+     * The CPU floor of {@code size} as its floor configuration ({@code SIZE-floor}) measured it: serialize + compress,
+     * ms per wave (the means); empty where the plan has none or it has not run.
+     */
+    public OptionalDouble floorCpuMs(String size) throws IOException {
+        Optional<Path> result = result(size + "-floor");
+        if (result.isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        List<JmhResults.Row> rows = JmhResults.read(result.get());
+        double ms = 0;
+        for (String method : List.of(Floor.SERIALIZE, Floor.COMPRESS)) {
+            Optional<JmhResults.Row> row = rows.stream().filter(r -> r.benchmark.endsWith("." + method)).findFirst();
+            if (row.isEmpty()) {
+                return OptionalDouble.empty();
+            }
+            ms += row.get().score;
+        }
+        return OptionalDouble.of(ms);
     }
 
     /**

@@ -50,9 +50,10 @@ class BenchPlanTest {
         assertTrue(lines.get(1).endsWith("or the 1800 s budget (the preset's) is spent"), lines.get(1));
         assertEquals(BenchPlan.ROUNDS, plan.design);
         assertEquals(1800, plan.budget);
-        assertEquals(List.of("noise-floor", "small", "small-raw", "small-floor", "medium", "medium-raw",
-                "medium-floor", "large", "large-raw", "large-floor", "xlarge", "xlarge-raw", "xlarge-floor", "xxlarge",
-                "xxlarge-raw", "xxlarge-floor"), names(plan));
+        assertEquals(List.of("noise-floor", "small", "small-raw", "small-floor", "small-paced", "medium", "medium-raw",
+                "medium-floor", "medium-paced", "large", "large-raw", "large-floor", "large-paced", "xlarge",
+                "xlarge-raw", "xlarge-floor", "xlarge-paced", "xxlarge", "xxlarge-raw", "xxlarge-floor",
+                "xxlarge-paced"), names(plan));
         Configuration small = named(plan, "small");
         assertEquals(Configuration.Kind.PAIRED, small.kind);
         assertEquals(BenchPlan.PAIRED_STRATEGIES, small.strategies);
@@ -68,6 +69,10 @@ class BenchPlanTest {
         assertEquals("small", floor.size);
         assertEquals(List.of(1, 5), List.of(floor.warmups, floor.iterations), "planned like the raw write");
         assertEquals("lz4-block", floor.settings.codec);
+        Configuration paced = named(plan, "small-paced");
+        assertEquals(Configuration.Kind.PACED_WRITE, paced.kind);
+        assertEquals("small", paced.rawOf, "the bytes the raw write writes");
+        assertEquals(List.of(1, 5), List.of(paced.warmups, paced.iterations), "planned like the raw write");
         Configuration noise = plan.configurations.get(0);
         assertEquals(Configuration.Kind.NOISE_FLOOR, noise.kind);
         assertEquals(1, noise.warmups);
@@ -80,9 +85,10 @@ class BenchPlanTest {
         assertEquals(BenchPlan.OFF, plan.design);
         assertEquals(0, plan.budget);
         List<String> configs = names(plan);
-        assertEquals(1 + 5 * 7, configs.size(), String.valueOf(configs));
+        assertEquals(1 + 5 * 8, configs.size(), String.valueOf(configs));
         assertEquals(List.of("small-per-batch", "small-buffered", "small-async", "small-async_skipMerge_true",
-                "small-ideal", "small-raw", "small-floor"), configs.subList(1, 8));
+                "small-ideal", "small-raw", "small-floor", "small-paced"), configs.subList(1, 9));
+        assertEquals("small-per-batch", named(plan, "small-paced").rawOf);
         assertEquals("small-per-batch", named(plan, "small-raw").rawOf);
         Configuration skipMerge = named(plan, "xxlarge-async_skipMerge_true");
         assertEquals(List.of("machine"), skipMerge.memoryLimits, "upstream's skip-merge needs a limit");
@@ -133,8 +139,12 @@ class BenchPlanTest {
                 "per-slot:write=50000000:dirty=250000000", "per-slot:write=50000000:dirty=1000000000",
                 "per-slot:write=100000000:dirty=250000000", "per-slot:write=100000000:dirty=1000000000", "native"),
                 devices);
-        // Every device: three sizes x (four strategies and the raw write); and a floor per size, with the first.
-        assertEquals(7 * 3 * 5 + 3, plan.configurations.size());
+        // Every device: three sizes x (four strategies, the raw write and the paced write); and a floor per size,
+        // with the first.
+        assertEquals(7 * 3 * 6 + 3, plan.configurations.size());
+        assertEquals("xxlarge-per-slot_write_25000000_dirty_1000000000-paced", plan.configurations.stream()
+                .filter(c -> c.kind == Configuration.Kind.PACED_WRITE).map(c -> c.name).skip(5).findFirst()
+                .orElseThrow(), "one for each size and device, named after both");
         assertEquals(3, plan.configurations.stream().filter(c -> c.kind == Configuration.Kind.FLOOR).count());
         Configuration async = named(plan, "xxlarge-per-slot_write_25000000_dirty_1000000000-async");
         assertEquals(List.of("async"), async.strategies);
@@ -208,7 +218,7 @@ class BenchPlanTest {
 
     @Test
     void theSmokePresetStaysSmall() {
-        assertEquals(List.of("tiny", "tiny-raw", "tiny-floor"), names(plan("--preset", "smoke")));
+        assertEquals(List.of("tiny", "tiny-raw", "tiny-floor", "tiny-paced"), names(plan("--preset", "smoke")));
     }
 
     @Test
@@ -223,7 +233,8 @@ class BenchPlanTest {
                 + "the serialized record, so FloorBenchmark has no compression floor for it"), String.valueOf(
                 header(frame)));
         assertTrue(header(frame).get(header(frame).size() - 1).startsWith("# paired rounds"), "the pairing stays last");
-        assertEquals(List.of("tiny", "tiny-raw", "tiny-floor"), names(plan("--preset", "smoke", "--codec", "zstd")));
+        assertEquals(List.of("tiny", "tiny-raw", "tiny-floor", "tiny-paced"),
+                names(plan("--preset", "smoke", "--codec", "zstd")));
         InvalidParameterException e = assertThrows(InvalidParameterException.class,
                 () -> plan("--preset", "smoke", "--floors", "yes"));
         assertEquals("--floors", e.parameter());

@@ -14,6 +14,7 @@ import dev.sluice.report.ReportTools;
 import dev.sluice.report.RunDirectory;
 import dev.sluice.report.StoppingRule;
 import dev.sluice.report.WeightedShares;
+import dev.sluice.spi.Bytes;
 import dev.sluice.spi.InvalidParameterException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -242,6 +243,13 @@ public final class BenchRunner {
                 case FLOOR:
                     jmh(Runs.floor(c, run));
                     break;
+                case PACED_WRITE:
+                    long fileBytes = dataBytesPerTask(c.rawOf);
+                    long pace = pace(fileBytes, c.size);
+                    err.println(script + ":   " + Params.PACE + " = " + pace + " bytes/s per thread (" + fileBytes
+                            + " bytes over " + c.size + "-floor's serialize + compress)");
+                    jmh(Runs.paced(c, run, String.valueOf(fileBytes), String.valueOf(pace)));
+                    break;
                 case PAIRED:
                     String share = schedule.reach(named.get(i), t0 - started, done);
                     if (share != null) {
@@ -324,6 +332,16 @@ public final class BenchRunner {
     }
 
     /** The data file's bytes per task of configuration {@code name}: of its first strategy where it is paired. */
+    /**
+     * The paced write's bytes per second per thread: a task's {@code fileBytes} over its size's CPU floor (serialize
+     * + compress of the whole wave on every core), so that each thread's last byte is due when the floor's work ends.
+     */
+    private long pace(long fileBytes, String size) throws IOException {
+        double cpuMs = directory.floorCpuMs(size).orElseThrow(() -> new IOException(size
+                + "-floor has no serialize and compress results to pace the write by"));
+        return Math.max(Bytes.MiB, Math.round(fileBytes * 1000.0 / cpuMs));
+    }
+
     private long dataBytesPerTask(String name) throws IOException {
         Collection<RunResult> single = results.get(name);
         if (single == null) {

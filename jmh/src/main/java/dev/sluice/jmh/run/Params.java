@@ -23,6 +23,8 @@ public final class Params {
     public static final String STRATEGIES = "strategies";
     /** RawWriteBenchmark: the bytes of each sequential write. */
     public static final String FILE_BYTES = "fileBytes";
+    /** RawWriteBenchmark: how fast each thread may write (the paced write's bytes per second). */
+    public static final String PACE = "pace";
 
     private Params() {}
 }

@@ -38,9 +38,20 @@ final class Runs {
         return raw(c, file, String.valueOf(fileBytes));
     }
 
+    /**
+     * The paced write: the raw write of {@code fileBytes}, each thread writing no faster than {@code pace} (bytes per
+     * second, or where it will come from).
+     */
+    static JmhRun paced(Configuration c, String file, String fileBytes, String pace) {
+        return common(rawWrite(c, file, fileBytes).param(Params.PACE, pace), c);
+    }
+
     private static JmhRun raw(Configuration c, String file, String fileBytes) {
-        return common(new JmhRun(file, RawWriteBenchmark.class, c.warmups, c.iterations)
-                .param(Params.FILE_BYTES, fileBytes), c);
+        return common(rawWrite(c, file, fileBytes), c);
+    }
+
+    private static JmhRun rawWrite(Configuration c, String file, String fileBytes) {
+        return new JmhRun(file, RawWriteBenchmark.class, c.warmups, c.iterations).param(Params.FILE_BYTES, fileBytes);
     }
 
     /**
@@ -67,6 +78,9 @@ final class Runs {
                 return chunk(c, design, run, 1, c.iterations);
             case FLOOR:
                 return List.of(floor(c, run));
+            case PACED_WRITE:
+                return List.of(paced(c, run, "(" + c.rawOf + "'s " + BenchRunner.DATA_BYTES_PER_TASK + ")",
+                        "(those bytes over " + c.size + "-floor's serialize + compress)"));
             default:
                 return List.of(raw(c, run, "(" + c.rawOf + "'s " + BenchRunner.DATA_BYTES_PER_TASK + ")"));
         }

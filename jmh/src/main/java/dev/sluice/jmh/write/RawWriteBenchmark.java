@@ -13,6 +13,7 @@ import dev.sluice.jmh.state.GateState;
 import dev.sluice.jmh.state.StorageState;
 import dev.sluice.jmh.state.TrialDirectory;
 import dev.sluice.jmh.state.WorkloadState;
+import dev.sluice.spi.Bytes;
 import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.spi.OwnedThreads;
 import dev.sluice.spi.ShuffleRecord;
@@ -52,9 +53,15 @@ import org.openjdk.jmh.annotations.TearDown;
  */
 public class RawWriteBenchmark extends RunSettings {
     static final int WRITE_SIZE = 4 << 20;
+    /**
+     * A paced write's calls: smaller, so that the last call, which cannot start before its last byte is made, adds
+     * little after the pace's end (a 4 MiB call would add a whole write of a small size's file).
+     */
+    static final int PACED_WRITE_SIZE = 1 << 20;
     static final String COMPUTED = "computed";
     /** The default {@link RawWrites#sourceBytes}: twice this machine's kind of last-level cache (32 MiB here). */
     static final String SOURCE_BYTES = "67108864";
+    static final String UNPACED = "none";
 
     /** The raw writes of one trial: their size, their threads, their files. */
     @State(Scope.Benchmark)
@@ -79,6 +86,16 @@ public class RawWriteBenchmark extends RunSettings {
         @Param({SOURCE_BYTES})
         public long sourceBytes;
 
+        /**
+         * How fast each thread may write: {@value #UNPACED}, as fast as the storage takes it; or a byte rate per
+         * thread ({@code 1000m}, {@code 1000m/s}: binary units, at least 1m), no write issued before its bytes would
+         * have been made at that rate since the thread's start. A strategy's bytes come at the pace its compression
+         * makes them, and on a device whose writeback starts only once its dirty cap is reached, that pace, not the
+         * device alone, sets when the device starts writing (docs/limits.md, "On the emulated seed disk").
+         */
+        @Param({UNPACED})
+        public String pace;
+
         private CountedStorage storage;
         private Path dir;
         private final List<ByteBuffer> sources = new ArrayList<>();
@@ -89,6 +106,8 @@ public class RawWriteBenchmark extends RunSettings {
         private long inputBytes;
         private int batches;
         private EmulatedDevice device;
+        /** {@link #pace} in bytes per second per thread; 0 when unpaced. */
+        private long bytesPerSecond;
 
         @Setup(Level.Trial)
         public void start(WorkloadState workloadState, StorageState storageState) throws Exception {
@@ -96,6 +115,7 @@ public class RawWriteBenchmark extends RunSettings {
                 throw new InvalidParameterException("sourceBytes", String.valueOf(sourceBytes),
                         "a byte count >= " + WRITE_SIZE + " (one write)");
             }
+            bytesPerSecond = paceBytesPerSecond(pace);
             Workload workload = workloadState.workload();
             device = storageState.emulated();
             tasks = workload.tasks;
@@ -113,8 +133,9 @@ public class RawWriteBenchmark extends RunSettings {
                     throw new InvalidParameterException("fileBytes", fileBytes, COMPUTED + " or a byte count >= 1");
                 }
             }
-            System.out.printf("sluice raw write: %d tasks x %d bytes (%s) in %d-byte writes%n", tasks, bytes,
-                    COMPUTED.equals(fileBytes) ? "a data file of this input, computed" : "given", WRITE_SIZE);
+            System.out.printf("sluice raw write: %d tasks x %d bytes (%s) in %d-byte writes, %s%n", tasks, bytes,
+                    COMPUTED.equals(fileBytes) ? "a data file of this input, computed" : "given", writeSize(),
+                    bytesPerSecond == 0 ? "unpaced" : "each thread paced at " + bytesPerSecond + " bytes/s");
             // Never more than a file's bytes (rounded up to a write): the rest would never be read.
             long fileInWrites = Math.max(WRITE_SIZE, (bytes + WRITE_SIZE - 1) / WRITE_SIZE * WRITE_SIZE);
             long perThread = Math.min(sourceBytes, fileInWrites);
@@ -129,6 +150,27 @@ public class RawWriteBenchmark extends RunSettings {
             dir = storageState.newTrialDirectory("sluice-raw-");
             storage = new CountedStorage();
             threads = Executors.newFixedThreadPool(tasks, new OwnedThreads("sluice-raw"));
+        }
+
+        /** {@link #pace} read: 0 for {@value #UNPACED}; refused, naming the parameter, unless a rate of at least 1m. */
+        static long paceBytesPerSecond(String pace) {
+            String allowed = UNPACED + " or a byte rate per thread of at least 1m, such as 1000m or 1000m/s";
+            if (pace == null) {
+                throw new InvalidParameterException("pace", "null", allowed);
+            }
+            if (pace.trim().equals(UNPACED)) {
+                return 0;
+            }
+            long rate;
+            try {
+                rate = Bytes.parseRate(pace);
+            } catch (NumberFormatException e) {
+                throw new InvalidParameterException("pace", pace, allowed);
+            }
+            if (rate < Bytes.MiB) {
+                throw new InvalidParameterException("pace", pace, allowed);
+            }
+            return rate;
         }
 
         /**
@@ -175,17 +217,25 @@ public class RawWriteBenchmark extends RunSettings {
             }
         }
 
-        /** One task's file: {@code bytes} in 4 MiB calls from the task's source, forced if {@code sync}. */
-        private void writeOne(Path file, int task) throws IOException {
+        /**
+         * One task's file: {@code bytes} in 4 MiB calls from the task's source, forced if {@code sync}; paced, in 1 MiB
+         * calls, each not before its last byte's time at the {@link #pace} from the wave's {@code start}.
+         */
+        private void writeOne(Path file, int task, long start) throws IOException, InterruptedException {
             ByteBuffer mine = sources.get(task).duplicate();
             int at = 0;
             long written = 0;
             try (WritableFile out = storage.create(file, FilePurpose.MAP_OUTPUT)) {
                 while (written < bytes) {
+                    if (bytesPerSecond > 0) {
+                        // The write's bytes are whole only once its last byte is made.
+                        long ready = Math.min(bytes, written + PACED_WRITE_SIZE);
+                        awaitNanos(start + (long) (ready * 1e9 / bytesPerSecond));
+                    }
                     if (at == mine.capacity()) {
                         at = 0;
                     }
-                    int length = (int) Math.min(Math.min(WRITE_SIZE, mine.capacity() - at), bytes - written);
+                    int length = (int) Math.min(Math.min(writeSize(), mine.capacity() - at), bytes - written);
                     mine.limit(at + length).position(at);
                     while (mine.hasRemaining()) {
                         written += out.write(mine);
@@ -197,6 +247,17 @@ public class RawWriteBenchmark extends RunSettings {
                 }
             }
             storage.commit(List.of(file));
+        }
+
+        /** Bytes of each write call: {@link #PACED_WRITE_SIZE} where paced, else {@link #WRITE_SIZE}. */
+        int writeSize() {
+            return bytesPerSecond > 0 ? PACED_WRITE_SIZE : WRITE_SIZE;
+        }
+
+        private static void awaitNanos(long deadline) throws InterruptedException {
+            for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
+                TimeUnit.NANOSECONDS.sleep(left);
+            }
         }
 
         /** Last before each wave: the gate's prefault of the bytes the wave writes ({@link GateState#prefault}). */
@@ -234,7 +295,7 @@ public class RawWriteBenchmark extends RunSettings {
             int task = t;
             writes.add(raw.threads.submit(() -> {
                 long taskStart = System.nanoTime();
-                raw.writeOne(file, task);
+                raw.writeOne(file, task, start);
                 return System.nanoTime() - taskStart;
             }));
         }
@@ -258,7 +319,7 @@ public class RawWriteBenchmark extends RunSettings {
         Figures.publish(new WaveFigures(raw.tasks, raw.inputBytes, raw.batches, raw.bytes * raw.tasks, wall, sum, slowest, 0,
                 raw.storage.counters().snapshot().since(before),
                 procBefore.flatMap(b -> procAfter.map(a -> a.since(b))),
-                cpuBefore.flatMap(b -> cpuAfter.map(a -> a.since(b))), WRITE_SIZE, peakDirty, gate.settled(), raw.device, -1, -1));
+                cpuBefore.flatMap(b -> cpuAfter.map(a -> a.since(b))), raw.writeSize(), peakDirty, gate.settled(), raw.device, -1, -1));
         return wall;
     }
 

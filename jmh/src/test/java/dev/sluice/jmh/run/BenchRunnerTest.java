@@ -92,8 +92,9 @@ class BenchRunnerTest {
             last = configs.get(i).paired() ? i : last;
         }
         List<Configuration> tail = configs.subList(last + 1, configs.size());
-        assertEquals(List.of(Configuration.Kind.RAW_WRITE, Configuration.Kind.FLOOR),
-                tail.stream().map(c -> c.kind).collect(Collectors.toList()), "the largest size's raw write and floors");
+        assertEquals(List.of(Configuration.Kind.RAW_WRITE, Configuration.Kind.FLOOR, Configuration.Kind.PACED_WRITE),
+                tail.stream().map(c -> c.kind).collect(Collectors.toList()),
+                "the largest size's raw write, floors and paced write");
         Configuration raw = tail.get(0);
         Configuration floor = tail.get(1);
         Map<Configuration.Kind, List<double[]>> ran = new EnumMap<>(Configuration.Kind.class);

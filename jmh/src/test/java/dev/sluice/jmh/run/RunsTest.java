@@ -47,6 +47,12 @@ class RunsTest {
         assertEquals("FloorBenchmark -p size=small -p scale=seed-equivalent -p tasks="
                 + Math.min(16, Runtime.getRuntime().availableProcessors()) + " -p codec=lz4-block -f 1 -foe true "
                 + "-wi 1 -i 5", floor.describe(), "the floors: both methods, no device, no sync");
+        String paced = Runs.paced(named(plan, "small-paced"), "05-small-paced", "123456", "987654321").describe();
+        assertTrue(paced.startsWith("RawWriteBenchmark -p fileBytes=123456 -p pace=987654321 ")
+                && paced.endsWith("-wi 1 -i 5"), "the raw write, paced, planned like it: " + paced);
+        assertTrue(Runs.planned(named(plan, "small-paced"), plan.design, "05-small-paced").get(0).describe()
+                .startsWith("RawWriteBenchmark -p fileBytes=(small's wave.dataBytesPerTask) -p pace=(those bytes over "
+                        + "small-floor's serialize + compress) "), "plan.txt's record");
         String noise = Runs.noiseFloor(plan.configurations.get(0), "01-noise-floor").describe();
         assertTrue(noise.startsWith("NoiseFloorBenchmark -p tasks=") && noise.contains("-wi 1 -i 5"), noise);
     }
