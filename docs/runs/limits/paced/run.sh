@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The paced write beside the other floors (docs/limits.md, "The paced write"), from the repository's root, after
 # 'mvn -B -DskipTests package', as root (the emulated device, perf's tracepoints):
-#   docs/runs/limits/paced/run.sh OUT
+#   docs/runs/limits/paced/run.sh OUT [traces]
+# ('traces': step 2 alone, with step 1's logs in OUT).
 # 1. bench.sh with lz4-block at small and xxlarge, on native storage and on the emulated seed disk, as
 #    docs/runs/limits/run.sh runs them: every floor, the paced write among them, in the same run.
 # 2. On the seed disk at xxlarge: the kernel's dirty throttle (tracepoint writeback:balance_dirty_pages) and every
@@ -15,6 +16,7 @@ mkdir -p "$out"
 echo "== start $(date +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)"
 S=per-batch,buffered,async,consolidated-best,ideal
 for device in native seed-ssd; do
+  [[ "${2:-}" == traces ]] && break
   for size in small xxlarge; do
     it=20; [[ $size == xxlarge ]] && it=10
     [[ $device == seed-ssd ]] && { it=10; [[ $size == xxlarge ]] && it=8; }
