@@ -103,7 +103,7 @@ class ScriptsIT {
             }
             paced += b.path("params").path("pace").asText("none").equals("none") ? 0 : 1;
             for (String metric : List.of("io.amplification", "query.totalMillis", "wave.sumTaskMillis",
-                    "wave.slowestTaskMillis", "gate.waitMillis", "dirty.peakBytes")) {
+                    "wave.slowestTaskMillis", "gate.waitMillis", "dirty.peakBytes", "jit.compilationMillis")) {
                 assertTrue(b.path("secondaryMetrics").has(metric), metric + " missing from " + b);
             }
         }

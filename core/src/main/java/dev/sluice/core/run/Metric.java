@@ -46,6 +46,8 @@ public enum Metric {
     CPU_SYSTEM_MILLIS("cpu.systemMillis", "ms"),
     CPU_MINOR_FAULTS("cpu.minorFaults", "faults"),
     CPU_MAJOR_FAULTS("cpu.majorFaults", "faults"),
+    /** The JIT compilers' time during the wave, summed over their threads (the JVM's CompilationMXBean). */
+    JIT_COMPILATION_MILLIS("jit.compilationMillis", "ms"),
     // An emulated device's limits.
     DEVICE_WRITE_MBPS("device.writeMBps", "MB/s"),
     DEVICE_DIRTY_MB("device.dirtyMB", "MB"),

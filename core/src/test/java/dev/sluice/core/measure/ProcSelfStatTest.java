@@ -16,6 +16,9 @@ class ProcSelfStatTest {
         assertEquals(7, stat.majorFaults);
         assertEquals(2_500_000_000L, stat.userNanos, "250 ticks of 10 ms");
         assertEquals(310_000_000L, stat.systemNanos);
+        assertEquals(-1, stat.compilationNanos, "a parsed line has no compilation time");
+        assertEquals(-1, ProcSelfStat.read().map(now -> now.since(stat).compilationNanos).orElse(-1L),
+                "nor a difference with one");
     }
 
     @Test
@@ -33,6 +36,8 @@ class ProcSelfStatTest {
         }
         ProcSelfStat d = ProcSelfStat.read().orElseThrow().since(before.get());
         assertTrue(d.minorFaults >= 0 && d.userNanos >= 0 && d.systemNanos >= 0, "counters only grow");
+        assertTrue(d.compilationNanos >= 0, "HotSpot monitors its compilers' time, which only grows: "
+                + d.compilationNanos);
         assertEquals(1, pages[63][4096]);
     }
 }

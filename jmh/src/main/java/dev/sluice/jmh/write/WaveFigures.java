@@ -141,6 +141,10 @@ public final class WaveFigures implements Figures {
             out.add(result(Metric.CPU_SYSTEM_MILLIS, c.systemNanos / 1e6));
             out.add(result(Metric.CPU_MINOR_FAULTS, c.minorFaults));
             out.add(result(Metric.CPU_MAJOR_FAULTS, c.majorFaults));
+            if (c.compilationNanos >= 0) {
+                // The JIT compilers' time in the wave, on the cores the wave needs (docs/limits.md).
+                out.add(result(Metric.JIT_COMPILATION_MILLIS, c.compilationNanos / 1e6));
+            }
         });
         if (device != null) {
             // The emulated device the wave wrote to: the limits the kernel enforced, and one copy's raw write.
