@@ -331,7 +331,6 @@ public final class BenchRunner {
         }
     }
 
-    /** The data file's bytes per task of configuration {@code name}: of its first strategy where it is paired. */
     /**
      * The paced write's bytes per second per thread: a task's {@code fileBytes} over its size's CPU floor (serialize
      * + compress of the whole wave on every core), so that each thread's last byte is due when the floor's work ends.
@@ -342,6 +341,7 @@ public final class BenchRunner {
         return Math.max(Bytes.MiB, Math.round(fileBytes * 1000.0 / cpuMs));
     }
 
+    /** The data file's bytes per task of configuration {@code name}: of its first strategy where it is paired. */
     private long dataBytesPerTask(String name) throws IOException {
         Collection<RunResult> single = results.get(name);
         if (single == null) {

@@ -89,9 +89,9 @@ public class RawWriteBenchmark extends RunSettings {
         /**
          * How fast each thread may write: {@value #UNPACED}, as fast as the storage takes it; or a byte rate per
          * thread ({@code 1000m}, {@code 1000m/s}: binary units, at least 1m), no write issued before its bytes would
-         * have been made at that rate since the thread's start. A strategy's bytes come at the pace its compression
+         * have been made at that rate since the wave's start. A strategy's bytes come at the pace its compression
          * makes them, and on a device whose writeback starts only once its dirty cap is reached, that pace, not the
-         * device alone, sets when the device starts writing (docs/limits.md, "On the emulated seed disk").
+         * device alone, sets when the device's writers are throttled (docs/limits.md, "The paced write").
          */
         @Param({UNPACED})
         public String pace;
