@@ -3,6 +3,7 @@ package dev.sluice.report;
 import dev.sluice.core.run.BenchmarkName;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * The floor under a size's waves (issue 32), from the same run: the CPU work every strategy must do, every record of
@@ -73,6 +74,14 @@ final class Floor {
         return rows.stream().anyMatch(r -> r.is(BenchmarkName.FLOOR));
     }
 
+    /** Serialize plus compress of {@code size} from {@code rows} alone, as the floor takes them; empty without both. */
+    static OptionalDouble cpuMs(List<JmhResults.Row> rows, String size) {
+        Optional<JmhResults.Row> serialize = floorRow(rows, size, SERIALIZE);
+        Optional<JmhResults.Row> compress = floorRow(rows, size, COMPRESS);
+        return serialize.isEmpty() || compress.isEmpty() ? OptionalDouble.empty()
+                : OptionalDouble.of(serialize.get().score + compress.get().score);
+    }
+
     private static Optional<JmhResults.Row> floorRow(List<JmhResults.Row> rows, String size, String method) {
         return rows.stream().filter(r -> r.is(BenchmarkName.FLOOR) && r.benchmark.endsWith("." + method)
                 && r.param("size").equals(size)).findFirst();
@@ -96,7 +105,7 @@ final class Floor {
 
     /** Which part is the floor: "serialize + compress", "raw write" or "paced write". */
     String slower() {
-        if (paced.isPresent() && pacedWriteMs >= Math.max(cpuMs(), rawWriteMs)) {
+        if (paced.isPresent() && pacedWriteMs >= floorMs()) {
             return "paced write";
         }
         return cpuMs() >= rawWriteMs ? SERIALIZE + " + " + COMPRESS : "raw write";

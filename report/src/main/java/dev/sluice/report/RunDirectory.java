@@ -228,19 +228,7 @@ public final class RunDirectory {
      */
     public OptionalDouble floorCpuMs(String size) throws IOException {
         Optional<Path> result = result(size + "-floor");
-        if (result.isEmpty()) {
-            return OptionalDouble.empty();
-        }
-        List<JmhResults.Row> rows = JmhResults.read(result.get());
-        double ms = 0;
-        for (String method : List.of(Floor.SERIALIZE, Floor.COMPRESS)) {
-            Optional<JmhResults.Row> row = rows.stream().filter(r -> r.benchmark.endsWith("." + method)).findFirst();
-            if (row.isEmpty()) {
-                return OptionalDouble.empty();
-            }
-            ms += row.get().score;
-        }
-        return OptionalDouble.of(ms);
+        return result.isEmpty() ? OptionalDouble.empty() : Floor.cpuMs(JmhResults.read(result.get()), size);
     }
 
     /**

@@ -47,9 +47,7 @@ public final class ProcSelfStat {
             return Optional.empty();
         }
         try {
-            ProcSelfStat stat = parse(Files.readString(PROC_SELF_STAT));
-            return Optional.of(new ProcSelfStat(stat.userNanos, stat.systemNanos, stat.minorFaults, stat.majorFaults,
-                    compilationNanos()));
+            return Optional.of(parse(Files.readString(PROC_SELF_STAT), compilationNanos()));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
@@ -57,11 +55,16 @@ public final class ProcSelfStat {
 
     /** Parses a stat line: the fields after the command name, which is in parentheses and may hold spaces. */
     static ProcSelfStat parse(String line) {
+        return parse(line, -1);
+    }
+
+    /** {@link #parse(String)}, with the compilers' time beside what the line holds. */
+    private static ProcSelfStat parse(String line, long compilationNanos) {
         String[] f = line.substring(line.lastIndexOf(')') + 2).trim().split(" +");
         // f[0] is field 3 (state): minflt is field 10, majflt 12, utime 14, stime 15.
         long tick = 1_000_000_000L / TICKS_PER_SECOND;
         return new ProcSelfStat(Long.parseLong(f[11]) * tick, Long.parseLong(f[12]) * tick, Long.parseLong(f[7]),
-                Long.parseLong(f[9]), -1);
+                Long.parseLong(f[9]), compilationNanos);
     }
 
     /** The compilers' time so far, or -1 where the JVM does not monitor it: one call, no I/O. */
