@@ -14,7 +14,7 @@ import java.util.Locale;
 /**
  * {@code sluice device}: the emulated storage devices ({@code --device}): {@code profiles} lists the device profiles
  * with their node figures and where they come from; {@code show SPEC --tasks N --scale F} prints the figures a run
- * would get; {@code cleanup} undoes what runs killed outright (SIGKILL) left set up: loop devices, mounts, throttle
+ * would get; {@code check SPEC} checks a device against the fluid model ({@link DeviceCheckCommand}); {@code cleanup} undoes what runs killed outright (SIGKILL) left set up: loop devices, mounts, throttle
  * rules, bdi settings, images.
  */
 final class DeviceCommand {
@@ -29,6 +29,7 @@ final class DeviceCommand {
     static String usage() {
         return "Usage: scripts/sluice device profiles\n"
                 + "       scripts/sluice device show SPEC [--tasks N] [--scale F] [--task-rate RATE]\n"
+                + "       scripts/sluice device check SPEC [--bytes SIZE] [--writers N] [--pace RATE] [...]\n"
                 + "       scripts/sluice device cleanup\n\n"
                 + "profiles  lists the device profiles (node-level figures with their source and derivation). A profile\n"
                 + "          with a task rate is a balance: its disk per slot over the rate its slot's map task produced\n"
@@ -39,6 +40,8 @@ final class DeviceCommand {
                 + "          of --tasks (default 1) at --scale (default 1), and whether this machine can emulate it; for a\n"
                 + "          balance, --task-rate RATE (map output bytes per second of one task, e.g. 230m) stands for\n"
                 + "          the rate a run would measure\n"
+                + "check     makes the device, writes N files from N threads (paced if asked), tears it down, and prints\n"
+                + "          JSON: the time measured beside a fluid disk's (scripts/sluice device check --help)\n"
                 + "cleanup   undoes every emulated device whose run is gone (killed with SIGKILL): throttle rules, bdi\n"
                 + "          settings, mounts, loop devices and images, as their records in the temp directory's\n"
                 + "          sluice-devices/ name them; devices of running runs are left alone\n"
@@ -46,6 +49,9 @@ final class DeviceCommand {
     }
 
     int run(List<String> args) throws Exception {
+        if (!args.isEmpty() && args.get(0).equals("check")) {
+            return new DeviceCheckCommand(out, err).run(args.subList(1, args.size()));
+        }
         if (args.isEmpty() || args.contains("--help") || args.contains("-h")) {
             (args.isEmpty() ? err : out).print(usage());
             return args.isEmpty() ? SluiceCli.USAGE : SluiceCli.OK;
@@ -120,7 +126,7 @@ final class DeviceCommand {
                 return AbandonedRuns.report(out, undone, EmulatedDevice.recorded(), "emulated device", "undid");
             }
             default:
-                err.println("sluice device: unknown command '" + args.get(0) + "': allowed is profiles, show or cleanup");
+                err.println("sluice device: unknown command '" + args.get(0) + "': allowed is profiles, show, check or cleanup");
                 return SluiceCli.USAGE;
         }
     }

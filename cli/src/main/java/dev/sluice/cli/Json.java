@@ -12,6 +12,10 @@ final class Json {
         return this;
     }
 
+    Object get(String key) {
+        return fields.get(key);
+    }
+
     @Override
     public String toString() {
         StringBuilder out = new StringBuilder();

@@ -49,9 +49,14 @@ public final class EmulatedDevice implements AutoCloseable {
 
     private final long hookWaitSeconds;
     private final PrintStream log;
+    private final DeviceMechanism kind;
+    private final long capBytes;
 
     private EmulatedDevice(DeviceState state, Path directory, String mechanism, DeviceProfile.Emulation figures,
-                           long capacity, long hookWaitSeconds, PrintStream log) {
+                           long capacity, long hookWaitSeconds, PrintStream log, DeviceMechanism kind,
+                           long capBytes) {
+        this.kind = kind;
+        this.capBytes = capBytes;
         this.state = state;
         this.directory = directory;
         this.mechanism = mechanism;
@@ -77,7 +82,7 @@ public final class EmulatedDevice implements AutoCloseable {
         if (!Files.exists(Path.of("/dev/loop-control"))) {
             return "loop devices (/dev/loop-control does not exist; modprobe loop)";
         }
-        for (String program : List.of("losetup", "mkfs.ext4", "mount", "umount")) {
+        for (String program : List.of("losetup", "mkfs.ext4", "mount", "umount", "perl")) {
             if (Host.program(program) == null) {
                 return program + " on PATH";
             }
@@ -107,6 +112,12 @@ public final class EmulatedDevice implements AutoCloseable {
      */
     public static EmulatedDevice create(DeviceProfile.Emulation figures, long capacity, Path base, PrintStream log,
                                         boolean ownerClosesOnSignal) throws IOException {
+        return create(figures, capacity, base, log, ownerClosesOnSignal, DeviceMechanism.FLUID);
+    }
+
+    /** The same, made with {@code mechanism} ({@link DeviceMechanism#FLUID} unless a run reproduces older ones). */
+    public static EmulatedDevice create(DeviceProfile.Emulation figures, long capacity, Path base, PrintStream log,
+                                        boolean ownerClosesOnSignal, DeviceMechanism mechanism) throws IOException {
         String missing = unavailable();
         if (missing != null) {
             throw new IOException("an emulated device needs " + missing);
@@ -128,7 +139,8 @@ public final class EmulatedDevice implements AutoCloseable {
             try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
                 file.setLength(capacity); // sparse: blocks are allocated as the file system writes them
             }
-            String loop = loopDevice(Host.run("losetup", "--direct-io=on", "-f", "--show", image.toString()));
+            String loop = mechanism == DeviceMechanism.FLUID ? LoopDevices.attachNew(image, state)
+                    : loopDevice(Host.run("losetup", "--direct-io=on", "-f", "--show", image.toString()));
             state.put("loop", loop);
             String majMin = Host.read(Path.of("/sys/block", Path.of(loop).getFileName().toString(), "dev"));
             state.put("majMin", majMin);
@@ -142,14 +154,45 @@ public final class EmulatedDevice implements AutoCloseable {
             Path bdi = Path.of("/sys/class/bdi", majMin);
             state.put("bdi.strict_limit", Host.read(bdi.resolve("strict_limit")));
             state.put("bdi.max_ratio", Host.read(bdi.resolve("max_ratio")));
+            state.put("bdi.min_ratio", Host.read(bdi.resolve("min_ratio")));
             state.put("bdi", bdi.toString());
-            Host.write(bdi.resolve("max_bytes"), String.valueOf(figures.dirtyBytes));
+            long cap = figures.dirtyBytes;
+            String cache = "bdi max_bytes " + figures.dirtyBytes + " with strict_limit";
+            if (mechanism == DeviceMechanism.FLUID) {
+                KernelDirtyLimits limits = KernelDirtyLimits.read();
+                cap = limits.capFor(figures.dirtyBytes);
+                if (cap >= limits.thresholdBytes()) {
+                    throw new IOException(String.format(Locale.ROOT, "a dirty cache of %.3f GB needs a cap of %.3f "
+                            + "GB, beyond this machine's dirty threshold (%s): ask for a smaller cache (fewer tasks "
+                            + "or a smaller scale)", figures.dirtyBytes / 1e9, cap / 1e9, limits.describe()));
+                }
+                cache = String.format(Locale.ROOT, "bdi max_bytes = min_bytes = %d with strict_limit (the cache over "
+                        + "the freerun fraction; %s)", cap, limits.describe());
+            }
+            if (mechanism == DeviceMechanism.FLUID) {
+                // The floor makes the device's share of the machine's limit its cap whatever else writes back.
+                RateLimitTraining.setCap(bdi, cap);
+            } else {
+                Host.write(bdi.resolve("max_bytes"), String.valueOf(cap));
+            }
             Host.write(bdi.resolve("strict_limit"), "1");
             throttle.apply(majMin, figures, state);
             Path directory = mount.resolve("run");
             Files.createDirectories(directory);
-            return new EmulatedDevice(state, directory, throttle.describe(), figures, capacity,
-                    ownerClosesOnSignal ? HOOK_WAIT_SECONDS : 0, log);
+            if (mechanism == DeviceMechanism.FLUID) {
+                try {
+                    cache += "; " + RateLimitTraining.train(bdi, directory, figures.writeBytesPerSecond, cap);
+                    Host.run("sync", "-f", directory.toString()); // the training's bytes written back
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while training the device's rate limit", e);
+                }
+                WritebackStarter.start(mount, state);
+            }
+            return new EmulatedDevice(state, directory, throttle.describe() + "; " + mechanism.text() + ": "
+                    + cache + (mechanism == DeviceMechanism.FLUID ? "; loop device made new, writeback from the "
+                    + "first byte (syncfs every " + WritebackStarter.PAUSE_MILLIS + " ms)" : ""), figures, capacity,
+                    ownerClosesOnSignal ? HOOK_WAIT_SECONDS : 0, log, mechanism, cap);
         } catch (IOException | RuntimeException | Error e) {
             List<String> problems = tearDown(state);
             for (String problem : problems) {
@@ -186,6 +229,17 @@ public final class EmulatedDevice implements AutoCloseable {
 
     public long capacity() {
         return capacity;
+    }
+
+    /** How the device's cache is made. */
+    public DeviceMechanism kind() {
+        return kind;
+    }
+
+    /** The bdi's dirty cap as set: the cache itself ({@link DeviceMechanism#LEGACY}) or the cache over the freerun
+     * fraction ({@link DeviceMechanism#FLUID}). */
+    public long capBytes() {
+        return capBytes;
     }
 
     /** The loop device's MAJ:MIN. */
@@ -236,7 +290,7 @@ public final class EmulatedDevice implements AutoCloseable {
     /** One line for results: mechanism, limits, dirty cap, and the measured raw write. */
     public String describe() {
         return String.format(Locale.ROOT, "loop device %s (ext4, direct I/O, %s capacity), %s: write %.1f MB/s%s%s, "
-                        + "dirty cap %.2f GB (bdi max_bytes, strict_limit); raw write of one copy measured %s",
+                        + "dirty cache %.2f GB; raw write of one copy measured %s",
                 majMin(), DeviceProfile.gb(capacity), mechanism, figures.writeBytesPerSecond / 1e6,
                 figures.iops > 0 ? ", " + figures.iops + " IOPS" : "",
                 figures.readBytesPerSecond > 0 ? String.format(Locale.ROOT, ", read %.1f MB/s",
@@ -331,12 +385,15 @@ public final class EmulatedDevice implements AutoCloseable {
 
     private static List<String> undo(DeviceState state) {
         List<String> problems = new ArrayList<>();
+        WritebackStarter.undo(state, problems); // first: it holds the mount open
         Throttle.undo(state, problems);
         String bdi = state.get("bdi");
         if (bdi != null) {
-            // max_ratio last: writing it sets max_bytes from it (writing max_bytes 0 would set max_ratio to 0).
+            // min_ratio before max_ratio (the kernel keeps min <= max); max_ratio last: writing it sets max_bytes from
+            // it (writing max_bytes 0 would set max_ratio to 0).
             try {
                 Host.write(Path.of(bdi, "strict_limit"), state.getOrDefault("bdi.strict_limit", "0"));
+                Host.write(Path.of(bdi, "min_ratio"), state.getOrDefault("bdi.min_ratio", "0"));
                 Host.write(Path.of(bdi, "max_ratio"), state.getOrDefault("bdi.max_ratio", "100"));
             } catch (IOException e) {
                 problems.add("restoring " + bdi + ": " + e.getMessage());
@@ -362,6 +419,7 @@ public final class EmulatedDevice implements AutoCloseable {
                     problems.add(e.getMessage());
                 }
             }
+            LoopDevices.undo(state, problems);
             try {
                 Files.deleteIfExists(Path.of(image));
             } catch (IOException e) {
