@@ -133,6 +133,7 @@ final class DeviceCheckCommand {
                     + "that fit %s: %d writers x %s need %.2f GB for the device and the native writes, %.2f GB free",
                     dir, writers, Bytes.format(bytes), (capacity + total) / 1e9, free / 1e9));
         }
+        int rounds = options.integer("rounds", 1);
         String missing = EmulatedDevice.unavailable();
         if (missing != null) {
             err.println("sluice device check: this machine cannot make an emulated device: it needs " + missing);
@@ -141,7 +142,7 @@ final class DeviceCheckCommand {
 
         try (Interruption interruption = new Interruption(Thread.currentThread(), err)) {
             return check(spec, figures, mechanism, dir, writers, bytes, pace, capacity, options.flag("trace"),
-                    options.flag("strict"), options.integer("rounds", 1));
+                    options.flag("strict"), rounds);
         }
     }
 

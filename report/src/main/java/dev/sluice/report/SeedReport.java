@@ -93,6 +93,9 @@ final class SeedReport {
         outline.section(PRECISION, "Precision", tables::precision)
                 .section("io", "I/O per map task and the page cache", tables::io)
                 .section("raw", "Against the raw-write reference", tables::raw);
+        if (tables.hasDeviceModel()) {
+            outline.section("device", "The emulated device against its model", tables::device);
+        }
         if (floors) {
             outline.section(FLOOR, "Against the floor", tables::floor);
         }

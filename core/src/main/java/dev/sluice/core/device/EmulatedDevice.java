@@ -115,9 +115,14 @@ public final class EmulatedDevice implements AutoCloseable {
         return create(figures, capacity, base, log, ownerClosesOnSignal, DeviceMechanism.FLUID);
     }
 
-    /** The same, made with {@code mechanism} ({@link DeviceMechanism#FLUID} unless a run reproduces older ones). */
-    public static EmulatedDevice create(DeviceProfile.Emulation figures, long capacity, Path base, PrintStream log,
+    /**
+     * The same, made with {@code mechanism} ({@link DeviceMechanism#FLUID} unless a run reproduces older ones). A fluid
+     * device is made larger than {@code asked} where its rate limit's training needs more room
+     * ({@link #capacityFor}).
+     */
+    public static EmulatedDevice create(DeviceProfile.Emulation figures, long asked, Path base, PrintStream log,
                                         boolean ownerClosesOnSignal, DeviceMechanism mechanism) throws IOException {
+        long capacity = capacityFor(mechanism, figures.writeBytesPerSecond, asked);
         String missing = unavailable();
         if (missing != null) {
             throw new IOException("an emulated device needs " + missing);
@@ -200,6 +205,21 @@ public final class EmulatedDevice implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * The capacity a device asked to hold {@code asked} bytes is made with: for {@link DeviceMechanism#FLUID}, at least
+     * what its rate limit's training writes on it before the run ({@link RateLimitTraining#bytes}, a second or more
+     * of its rate: more than a small device holds at fast rates), with a quarter more and 512 MiB for the file
+     * system, as a check's device has; whole MiB.
+     */
+    static long capacityFor(DeviceMechanism mechanism, long writeBytesPerSecond, long asked) {
+        if (mechanism != DeviceMechanism.FLUID) {
+            return asked;
+        }
+        long training = RateLimitTraining.bytes(writeBytesPerSecond);
+        long room = (training + training / 4 + (512L << 20) + (1L << 20) - 1) >> 20 << 20;
+        return Math.max(asked, room);
     }
 
     /** The device losetup --show printed: its last line naming one (warnings may come before it). */

@@ -22,6 +22,9 @@ import java.util.Objects;
  * Immutable and thread-safe.
  */
 public final class FluidDisk {
+    /** How far a measured time may depart from the model before a run warns that its emulation is in question. */
+    public static final double WARN_DEPARTURE = 0.15;
+
     /**
      * Amounts within this fraction of the problem's size (its cache or its bytes, whichever is larger) are taken as
      * equal, so that a cache that rounding leaves a hair short of full still counts as full.

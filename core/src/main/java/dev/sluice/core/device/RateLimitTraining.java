@@ -33,16 +33,29 @@ final class RateLimitTraining {
         return Math.max(1.0, (Math.max(0, steps) + 2) * INTERVAL_SECONDS);
     }
 
+    /**
+     * What the training writes in all at {@code writeBytesPerSecond}: its files are on the device until it ends, so the
+     * device must hold them.
+     */
+    static long bytes(long writeBytesPerSecond) {
+        return WRITERS * each(writeBytesPerSecond);
+    }
+
+    /** Each training writer's file. */
+    private static long each(long writeBytesPerSecond) {
+        // As many writers as the target is a share for: the kernel gives each the same limit, so together they
+        // hold the device past its cap until the limit is a sixteenth of what the device drains.
+        return Math.max(1 << 20, (Math.round(seconds(writeBytesPerSecond) * writeBytesPerSecond) + CAP_BYTES)
+                / WRITERS);
+    }
+
     /** Trains the device whose bdi is {@code bdi} by writing through {@code directory}; leaves the cap at {@code cap}. */
     static String train(Path bdi, Path directory, long writeBytesPerSecond, long cap)
             throws IOException, InterruptedException {
         double seconds = seconds(writeBytesPerSecond);
         setCap(bdi, CAP_BYTES);
         long start = System.nanoTime();
-        // As many writers as the target is a share for: the kernel gives each the same limit, so together they
-        // hold the device past its cap until the limit is a sixteenth of what the device drains.
-        long each = Math.max(1 << 20, (Math.round(seconds * writeBytesPerSecond) + CAP_BYTES) / WRITERS);
-        DeviceWrites.write(directory, "sluice-rate-limit-training", WRITERS, each, 0);
+        DeviceWrites.write(directory, "sluice-rate-limit-training", WRITERS, each(writeBytesPerSecond), 0);
         double took = (System.nanoTime() - start) / 1e9;
         setCap(bdi, cap);
         return String.format(Locale.ROOT, "dirty_ratelimit trained down for %.1f s (capped at %d MiB)", took,

@@ -54,6 +54,8 @@ public enum Metric {
     DEVICE_IOPS("device.iops", "ops/s"),
     DEVICE_RAW_WRITE_MBPS("device.rawWriteMBps", "MB/s"),
     DEVICE_TASK_RATE_MBPS("device.taskRateMBps", "MB/s"),
+    /** A raw or paced write on an emulated device: what a fluid disk of the device's rate and cache takes for it. */
+    DEVICE_FLUID_MILLIS("device.fluidMillis", "ms"),
     /** A paired wave's strategy, as its index in the trial's {@code strategies}, and its round. */
     PAIR_STRATEGY("pair.strategy", "index"),
     PAIR_ROUND("pair.round", "round"),

@@ -8,6 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -34,6 +38,94 @@ public final class DeviceTraces {
         p.waitFor();
         String loop = out.substring(0, out.indexOf(':'));
         return Files.readString(Path.of("/sys/block", Path.of(loop).getFileName().toString(), "dev")).trim();
+    }
+
+    /** The loop device {@code image} is attached to, as its name in /sys/block ({@code loopN}). */
+    public static String loopOf(Path image) throws Exception {
+        Process p = new ProcessBuilder("losetup", "-j", image.toString()).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        return Path.of(out.substring(0, out.indexOf(':'))).getFileName().toString();
+    }
+
+    /** The numbers of the loop devices that exist now (/sys/block/loopN). */
+    public static Set<Integer> loopNumbers() throws IOException {
+        Set<Integer> numbers = new TreeSet<>();
+        try (Stream<Path> devices = Files.list(Path.of("/sys/block"))) {
+            devices.map(p -> p.getFileName().toString()).filter(n -> n.matches("loop[0-9]+"))
+                    .forEach(n -> numbers.add(Integer.parseInt(n.substring(4))));
+        }
+        return numbers;
+    }
+
+    /**
+     * The loop devices from {@link LoopDevices#FIRST} up (Sluice's own) that exist now, were not in {@code before},
+     * and are either attached to a file under {@code dir} or to none (made and left): another run's device, attached
+     * to its own image elsewhere, is not counted.
+     */
+    public static Set<Integer> newLoopDevices(Set<Integer> before, Path dir) throws IOException {
+        String under = dir.toAbsolutePath().normalize() + "/";
+        Set<Integer> made = new TreeSet<>();
+        for (int n : loopNumbers()) {
+            if (n < LoopDevices.FIRST || before.contains(n)) {
+                continue;
+            }
+            Path backing = Path.of("/sys/block/loop" + n, "loop", "backing_file");
+            try {
+                if (!Files.exists(backing) || Files.readString(backing).trim().startsWith(under)) {
+                    made.add(n);
+                }
+            } catch (IOException detached) {
+                made.add(n);
+            }
+        }
+        return made;
+    }
+
+    /**
+     * The writeback starters running now (perl processes with {@link WritebackStarter#MARK} in their command line),
+     * pid to command line (its arguments joined by spaces).
+     */
+    public static Map<Long, String> writebackStarters() {
+        Map<Long, String> starters = new TreeMap<>();
+        ProcessHandle.allProcesses().forEach(h -> {
+            try {
+                String cmdline = new String(Files.readAllBytes(Path.of("/proc", String.valueOf(h.pid()), "cmdline")),
+                        StandardCharsets.UTF_8).replace('\0', ' ');
+                if (cmdline.startsWith("perl ") && cmdline.contains(WritebackStarter.MARK)) {
+                    starters.put(h.pid(), cmdline);
+                }
+            } catch (IOException gone) {
+                // it ended while listed
+            }
+        });
+        return starters;
+    }
+
+    /** The writeback starters running now on a mount under {@code dir} (another run's are elsewhere). */
+    public static Set<Long> writebackStartersUnder(Path dir) {
+        String under = " " + dir.toAbsolutePath().normalize() + "/";
+        Set<Long> pids = new TreeSet<>();
+        writebackStarters().forEach((pid, cmdline) -> {
+            if (cmdline.contains(under)) {
+                pids.add(pid);
+            }
+        });
+        return pids;
+    }
+
+    /** Whether anything is mounted at or under {@code dir}. */
+    public static boolean anythingMountedUnder(Path dir) throws IOException {
+        String prefix = dir.toAbsolutePath().normalize().toString();
+        return Files.readAllLines(Path.of("/proc/mounts")).stream().map(l -> l.split(" ")[1])
+                .anyMatch(m -> m.equals(prefix) || m.startsWith(prefix + "/"));
+    }
+
+    /** What {@code dir} holds (names), empty if nothing. */
+    public static List<String> listing(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
+        }
     }
 
     public static boolean mounted(String mount) throws IOException {

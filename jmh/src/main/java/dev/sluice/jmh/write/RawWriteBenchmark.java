@@ -1,6 +1,7 @@
 package dev.sluice.jmh.write;
 
 import dev.sluice.core.device.EmulatedDevice;
+import dev.sluice.core.device.FluidDisk;
 import dev.sluice.core.measure.ProcSelfIo;
 import dev.sluice.core.measure.ProcSelfStat;
 import dev.sluice.core.memory.ArrowHostAllocator;
@@ -249,6 +250,24 @@ public class RawWriteBenchmark extends RunSettings {
             storage.commit(List.of(file));
         }
 
+        /**
+         * On an emulated device, what a fluid disk of its rate and cache takes for this write ({@link FluidDisk}): one
+         * writer a thread, each at its pace, or unbounded where unpaced (its own rate is not measured here, so below the
+         * cache the model says 0: the disk holds nobody back); NaN on native storage.
+         */
+        double fluidMillis() {
+            if (device == null) {
+                return Double.NaN;
+            }
+            List<FluidDisk.Writer> writers = new ArrayList<>();
+            for (int t = 0; t < tasks; t++) {
+                writers.add(bytesPerSecond > 0 ? new FluidDisk.Writer(bytes, bytesPerSecond)
+                        : FluidDisk.Writer.unpaced(bytes));
+            }
+            return new FluidDisk(device.figures().writeBytesPerSecond, device.figures().dirtyBytes).seconds(writers)
+                    * 1e3;
+        }
+
         /** Bytes of each write call: {@link #PACED_WRITE_SIZE} where paced, else {@link #WRITE_SIZE}. */
         int writeSize() {
             return bytesPerSecond > 0 ? PACED_WRITE_SIZE : WRITE_SIZE;
@@ -319,7 +338,15 @@ public class RawWriteBenchmark extends RunSettings {
         Figures.publish(new WaveFigures(raw.tasks, raw.inputBytes, raw.batches, raw.bytes * raw.tasks, wall, sum, slowest, 0,
                 raw.storage.counters().snapshot().since(before),
                 procBefore.flatMap(b -> procAfter.map(a -> a.since(b))),
-                cpuBefore.flatMap(b -> cpuAfter.map(a -> a.since(b))), raw.writeSize(), peakDirty, gate.settled(), raw.device, -1, -1));
+                cpuBefore.flatMap(b -> cpuAfter.map(a -> a.since(b))), raw.writeSize(), peakDirty, gate.settled(), raw.device, -1, -1)
+                .fluid(raw.fluidMillis()));
+        double departure = FluidDisk.departure(wall / 1e9, raw.fluidMillis() / 1e3);
+        if (Double.isFinite(departure) && Math.abs(departure) > FluidDisk.WARN_DEPARTURE) {
+            System.out.printf(java.util.Locale.ROOT, "sluice: warning: this %s write took %.0f ms on the emulated "
+                    + "device, a fluid disk of its rate and cache %.0f ms (%+.0f%%): the emulation departs from its "
+                    + "model (docs/balance.md)%n", raw.bytesPerSecond > 0 ? "paced" : "raw", wall / 1e6,
+                    raw.fluidMillis(), departure * 100);
+        }
         return wall;
     }
 

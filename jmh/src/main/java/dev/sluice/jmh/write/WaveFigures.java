@@ -47,6 +47,8 @@ public final class WaveFigures implements Figures {
      */
     final int strategyIndex;
     final int round;
+    /** What a fluid disk of the device's figures takes for the same writes, ms; NaN where not modelled. */
+    private double fluidMillis = Double.NaN;
     /** The process's CPU time and page faults over the wave, where /proc/self/stat could be read. */
     final Optional<ProcSelfStat> cpu;
 
@@ -72,6 +74,12 @@ public final class WaveFigures implements Figures {
         this.device = device;
         this.strategyIndex = strategyIndex;
         this.round = round;
+    }
+
+    /** These figures with the fluid model's time for the same writes (a raw or paced write on an emulated device). */
+    WaveFigures fluid(double millis) {
+        fluidMillis = millis;
+        return this;
     }
 
     /** A measured wave of one strategy, the reduce side's read after it, and what the gate did before it. */
@@ -155,6 +163,10 @@ public final class WaveFigures implements Figures {
             if (device.figures().taskBytesPerSecond > 0) {
                 // The harness's own task rate the bandwidth was set relative to (a balance's device).
                 out.add(result(Metric.DEVICE_TASK_RATE_MBPS, device.figures().taskBytesPerSecond / 1e6));
+            }
+            if (Double.isFinite(fluidMillis)) {
+                // The device's physics beside what it measured (docs/balance.md, "A disk that behaves like a disk").
+                out.add(result(Metric.DEVICE_FLUID_MILLIS, fluidMillis));
             }
         }
         if (strategyIndex >= 0) {
