@@ -11,8 +11,11 @@ import java.util.Locale;
  * up to the cap, and a check at 50 MiB/s measured 11 to 13% under the fluid model for it (docs/balance.md). Below,
  * the writers are held at the freerun ceiling itself, which is where the cap puts the cache. The kernel lowers the
  * limit by an eighth every 200 ms while the device's dirty pages are past its cap ({@code wb_update_dirty_ratelimit}),
- * so a cap of {@value #CAP_BYTES} bytes for long enough to reach a sixteenth of the rate does it; then the device is
- * written back and the real cap set.
+ * and with a strict cap only ever lowers it (the step toward the balanced rate is taken only while the device's dirty
+ * pages are at or past its setpoint, which for a strict cap is also where its writers stop running free), so a cap of
+ * {@value #CAP_BYTES} bytes for twice as long as eighths alone would take to reach a sixteenth of the rate does it (the
+ * kernel's updates come less often than every 200 ms: writeback resets the same clock; once as long left the limit at
+ * 27 to 46 MB/s for a 52 MB/s device in docs/runs/device); then the device is written back and the real cap set.
  */
 final class RateLimitTraining {
     /** The kernel's initial estimate of a bdi's bandwidth and rate limit: 100 MiB/s. */
@@ -26,11 +29,11 @@ final class RateLimitTraining {
 
     private RateLimitTraining() {}
 
-    /** How long the training writes at {@code writeBytesPerSecond}: enough eighths to go from 100 MiB/s to the target. */
+    /** How long the training writes at {@code writeBytesPerSecond}: twice the eighths from 100 MiB/s to the target. */
     static double seconds(double writeBytesPerSecond) {
         double target = writeBytesPerSecond / WRITERS;
         double steps = Math.ceil(Math.log(target / INITIAL_BYTES_PER_SECOND) / Math.log(STEP));
-        return Math.max(1.0, (Math.max(0, steps) + 2) * INTERVAL_SECONDS);
+        return Math.max(1.0, 2 * (Math.max(0, steps) + 2) * INTERVAL_SECONDS);
     }
 
     /**

@@ -14,18 +14,18 @@ class RateLimitTrainingTest {
     private static final double MIB = 1 << 20;
 
     @Test
-    void fiftyMiBPerSecondTakesTwentySixStepsPlusTwoOfTwoHundredMilliseconds() {
+    void fiftyMiBPerSecondTakesTwiceTwentySixStepsPlusTwoOfTwoHundredMilliseconds() {
         // A sixteenth of 50 MiB/s is 3.125 MiB/s, 1/32 of 100 MiB/s: (7/8)^25 = 0.0355 is still above 1/32,
-        // (7/8)^26 = 0.0311 is below it, so 26 steps, and two more: 28 x 0.2 s.
+        // (7/8)^26 = 0.0311 is below it, so 26 steps, and two more, twice: 2 x 28 x 0.2 s.
         assertTrue(Math.pow(7.0 / 8, 25) > 1.0 / 32 && Math.pow(7.0 / 8, 26) < 1.0 / 32);
-        assertEquals(5.6, RateLimitTraining.seconds(50 * MIB), 1e-9);
+        assertEquals(11.2, RateLimitTraining.seconds(50 * MIB), 1e-9);
     }
 
     @Test
     void theStepsTakenBringTheInitialLimitToASixteenthOfTheRate() {
         for (double mib : new double[] {1, 8, 16, 45.1, 64, 200, 530, 1000}) {
             double seconds = RateLimitTraining.seconds(mib * MIB);
-            long steps = Math.round(seconds / RateLimitTraining.INTERVAL_SECONDS) - 2;
+            long steps = Math.round(seconds / RateLimitTraining.INTERVAL_SECONDS / 2) - 2;
             double reached = RateLimitTraining.INITIAL_BYTES_PER_SECOND * Math.pow(RateLimitTraining.STEP, steps);
             double target = mib * MIB / RateLimitTraining.WRITERS;
             assertTrue(seconds > 1.0, mib + " MiB/s: " + seconds + " s, above the floor of a second");
@@ -45,8 +45,8 @@ class RateLimitTrainingTest {
             previous = seconds;
         }
         assertTrue(RateLimitTraining.seconds(1 * MIB) > RateLimitTraining.seconds(100 * MIB));
-        // 1 MiB/s: a sixteenth is 1/1600 of 100 MiB/s: ln 1600 / ln 8/7 = 55.2, so 56 steps and two more.
-        assertEquals(58 * 0.2, RateLimitTraining.seconds(1 * MIB), 1e-9);
+        // 1 MiB/s: a sixteenth is 1/1600 of 100 MiB/s: ln 1600 / ln 8/7 = 55.2, so 56 steps and two more, twice.
+        assertEquals(2 * 58 * 0.2, RateLimitTraining.seconds(1 * MIB), 1e-9);
     }
 
     @Test
@@ -61,10 +61,10 @@ class RateLimitTrainingTest {
 
     @Test
     void theTrainingWritesItsSecondsOfTheRateAndTheCapInSixteenFiles() {
-        // 50 MiB/s: 5.6 s of it and the 8 MiB cap, 288 MiB, in 16 files of 18 MiB.
-        assertEquals(288L << 20, RateLimitTraining.bytes(50L << 20));
-        // 200 MiB/s: 16 steps and two (3.6 s), 720 MiB and the cap.
-        assertEquals(728L << 20, RateLimitTraining.bytes(200L << 20));
+        // 50 MiB/s: 11.2 s of it and the 8 MiB cap, 568 MiB, in 16 files of 35.5 MiB.
+        assertEquals(568L << 20, RateLimitTraining.bytes(50L << 20));
+        // 200 MiB/s: 16 steps and two, twice (7.2 s), 1440 MiB and the cap.
+        assertEquals(1448L << 20, RateLimitTraining.bytes(200L << 20));
         // 5 GB/s (a profile's NVMe disk): a second of it, more than the 1 GiB a small run's device asks for.
         assertTrue(RateLimitTraining.bytes(5_000_000_000L) > 5_000_000_000L);
     }
@@ -73,8 +73,8 @@ class RateLimitTrainingTest {
     void aFluidDeviceIsMadeLargeEnoughForItsTrainingAndALegacyOneAsAsked() {
         long asked = 256L << 20;
         assertEquals(asked, EmulatedDevice.capacityFor(DeviceMechanism.LEGACY, 200L << 20, asked));
-        // 728 MiB of training, a quarter more and 512 MiB for the file system.
-        assertEquals((728L + 182 + 512) << 20, EmulatedDevice.capacityFor(DeviceMechanism.FLUID, 200L << 20, asked));
+        // 1448 MiB of training, a quarter more and 512 MiB for the file system.
+        assertEquals((1448L + 362 + 512) << 20, EmulatedDevice.capacityFor(DeviceMechanism.FLUID, 200L << 20, asked));
         assertEquals(4L << 30, EmulatedDevice.capacityFor(DeviceMechanism.FLUID, 200L << 20, 4L << 30), "enough");
         long nvme = EmulatedDevice.capacityFor(DeviceMechanism.FLUID, 5_000_000_000L, 1L << 30);
         assertTrue(nvme > RateLimitTraining.bytes(5_000_000_000L) && nvme % (1 << 20) == 0, nvme + " bytes");
