@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.device.DeviceMechanism;
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.run.Metric;
 import java.io.IOException;
@@ -104,7 +105,8 @@ public final class Environment {
         }
         if (emulated) {
             v.put("deviceMechanism", EmulatedDevice.throttleHere() + "; loop device over a sparse image (ext4, "
-                    + "direct I/O); dirty cache capped by the device's bdi max_bytes with strict_limit");
+                    + "direct I/O); dirty cache capped by the device's bdi with strict_limit, " + DeviceMechanism.FLUID
+                    .description() + " (runs before 2026-11: " + DeviceMechanism.LEGACY.description() + ")");
         }
         return new Environment(v);
     }

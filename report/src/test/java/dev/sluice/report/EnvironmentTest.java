@@ -44,7 +44,7 @@ class EnvironmentTest {
         assertEquals("emulated, write 67.6 MB/s, dirty 654 MB, no IOPS limit (2 configurations); raw write of one copy "
                 + "measured when each trial's device was made: 66.1 to 69.9 MB/s, mean 68.0", env.get("device seed-ssd"));
         assertEquals("native: the benchmark directory as given (1 configurations)", env.get("device native"));
-        assertTrue(env.get("deviceMechanism").contains("dirty cache capped by the device's bdi max_bytes"),
+        assertTrue(env.get("deviceMechanism").contains("dirty cache capped by the device's bdi with strict_limit, fluid"),
                 env.get("deviceMechanism"));
         assertEquals("unknown", Environment.probe(dir, "some jdk", "abc123").withDevices(List.of()).get("deviceMechanism"));
     }

@@ -22,9 +22,12 @@ import java.util.concurrent.TimeUnit;
  *       formatted ext4 and mounted;</li>
  *   <li>its writeback throttled to the profile's bandwidth (and IOPS) by the kernel's block throttling
  *       ({@link Throttle}: cgroup v1 blkio, or cgroup v2 io.max);</li>
- *   <li>its dirty page cache capped through its bdi: {@code /sys/class/bdi/MAJ:MIN/max_bytes} with
- *       {@code strict_limit}, so that its writers are throttled once that much of its data is dirty, whatever the
- *       machine's own {@code vm.dirty_*} (which are never touched).</li>
+ *   <li>its dirty page cache capped through its bdi with {@code strict_limit}, so that its writers are held once its
+ *       cache is full, whatever the machine's own {@code vm.dirty_*} (which are never touched); made a fluid disk
+ *       ({@link DeviceMechanism#FLUID}, the default): the loop device made new ({@link LoopDevices}), {@code max_bytes}
+ *       and {@code min_bytes} at the cache over the kernel's freerun fraction ({@link KernelDirtyLimits}), the rate
+ *       limit trained down ({@link RateLimitTraining}) and writeback started from the first byte
+ *       ({@link WritebackStarter}).</li>
  * </ol>
  * Every step is recorded in a {@link DeviceState} before or as it is taken, and {@link #close} undoes them in
  * reverse: on success, failure, exception, and on SIGINT or SIGTERM (a shutdown hook tears the device down if its

@@ -139,8 +139,8 @@ public final class RunDevice implements AutoCloseable {
         }
         DeviceProfile.Emulation figures = device.figures();
         d.put("profile", spec.profile() == null ? null : spec.profile().name);
-        d.put("mechanism", device.mechanism() + "; loop device " + device.majMin()
-                + " (ext4, direct I/O); dirty cap by bdi max_bytes with strict_limit");
+        d.put("mechanism", device.mechanism() + "; loop device " + device.majMin() + " (ext4, direct I/O)");
+        d.put("capBytes", device.capBytes());
         d.put("writeBytesPerSecond", figures.writeBytesPerSecond);
         d.put("readBytesPerSecond", figures.readBytesPerSecond);
         d.put("iops", figures.iops);
