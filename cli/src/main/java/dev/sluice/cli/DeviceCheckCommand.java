@@ -141,6 +141,8 @@ final class DeviceCheckCommand {
         }
 
         try (Interruption interruption = new Interruption(Thread.currentThread(), err)) {
+            interruption.cleansUpItself("the writers removed their files and the device was torn down (nothing of "
+                    + "the check is left in " + dir + ")");
             return check(spec, figures, mechanism, dir, writers, bytes, pace, capacity, options.flag("trace"),
                     options.flag("strict"), rounds);
         }

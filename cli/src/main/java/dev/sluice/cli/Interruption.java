@@ -21,6 +21,7 @@ final class Interruption implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean finished;
     private volatile OwnedFiles files;
+    private volatile String cleanup;
 
     /** Whether a signal interrupted a run of this JVM: it is shutting down, and must not call System.exit. */
     static boolean happened() {
@@ -52,7 +53,8 @@ final class Interruption implements AutoCloseable {
             }
             watched = files;
             if (watched == null) {
-                err.println("sluice: interrupted before anything was written");
+                err.println(cleanup != null ? "sluice: interrupted; " + cleanup
+                        : "sluice: interrupted before anything was written");
                 return;
             }
             try {
@@ -67,6 +69,14 @@ final class Interruption implements AutoCloseable {
             }
         }, "sluice-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /**
+     * For a run that lists no files because it removes its own as it stops (as {@code device check} does): what it
+     * leaves behind, in words, said once it has stopped.
+     */
+    void cleansUpItself(String what) {
+        cleanup = what;
     }
 
     /** The files the run writes, from now on: what the hook removes. */

@@ -1,6 +1,7 @@
 package dev.sluice.core.device;
 
 import dev.sluice.spi.Bytes;
+import dev.sluice.spi.InvalidParameterException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -75,7 +76,7 @@ public final class RunDevice implements AutoCloseable {
         }
         DeviceProfile.Emulation figures = spec.resolve(tasks, scale, rate);
         EmulatedDevice device = EmulatedDevice.create(figures, capacity(spec, plannedBytes), dir, log,
-                ownerClosesOnSignal);
+                ownerClosesOnSignal, mechanism());
         try {
             // About two seconds of the device's bandwidth, forced to it: what one copy through it costs.
             long bytes = Math.max(64 * Bytes.MiB, Math.min(512 * Bytes.MiB, 2 * figures.writeBytesPerSecond));
@@ -94,6 +95,22 @@ public final class RunDevice implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** The system property that makes a run's device with another {@link DeviceMechanism} (to reproduce older runs). */
+    public static final String MECHANISM = "sluice.deviceMechanism";
+
+    /**
+     * How a run's device is made: {@link DeviceMechanism#FLUID}, or what {@code -Dsluice.deviceMechanism=legacy} asks
+     * for (JMH {@code -jvmArgsAppend}, {@code SLUICE_JAVA_OPTS}); anything else is refused, naming the property.
+     */
+    public static DeviceMechanism mechanism() {
+        String given = System.getProperty(MECHANISM, DeviceMechanism.FLUID.text());
+        DeviceMechanism mechanism = DeviceMechanism.find(given);
+        if (mechanism == null) {
+            throw new InvalidParameterException("-D" + MECHANISM, given, "fluid or legacy");
+        }
+        return mechanism;
     }
 
     /** A raw write this far below the throttle means the storage under the device, not the throttle, held it. */
