@@ -128,10 +128,12 @@ final class DeviceCheckCommand {
         long total = bytes * writers;
         long capacity = (total + total / 4 + 512 * Bytes.MiB + Bytes.MiB - 1) / Bytes.MiB * Bytes.MiB;
         long free = Files.getFileStore(dir).getUsableSpace();
-        if (free < capacity + (pace == 0 ? total : 0)) {
+        // The image as made (a fluid device's is large enough for its rate limit's training too) and the native writes.
+        long image = EmulatedDevice.capacityFor(mechanism, figures.writeBytesPerSecond, capacity);
+        if (free < image + (pace == 0 ? total : 0)) {
             throw new InvalidParameterException("--bytes", Bytes.format(bytes), String.format(Locale.ROOT, "writes "
                     + "that fit %s: %d writers x %s need %.2f GB for the device and the native writes, %.2f GB free",
-                    dir, writers, Bytes.format(bytes), (capacity + total) / 1e9, free / 1e9));
+                    dir, writers, Bytes.format(bytes), (image + (pace == 0 ? total : 0)) / 1e9, free / 1e9));
         }
         int rounds = options.integer("rounds", 1);
         String missing = EmulatedDevice.unavailable();

@@ -216,7 +216,7 @@ public final class EmulatedDevice implements AutoCloseable {
      * of its rate: more than a small device holds at fast rates), with a quarter more and 512 MiB for the file
      * system, as a check's device has; whole MiB.
      */
-    static long capacityFor(DeviceMechanism mechanism, long writeBytesPerSecond, long asked) {
+    public static long capacityFor(DeviceMechanism mechanism, long writeBytesPerSecond, long asked) {
         if (mechanism != DeviceMechanism.FLUID) {
             return asked;
         }
