@@ -8,6 +8,7 @@ import dev.sluice.core.device.DeviceWrites;
 import dev.sluice.core.device.DirtyThrottleTrace;
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.device.FluidDisk;
+import dev.sluice.core.device.RunDevice;
 import dev.sluice.core.device.TaskRate;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.spi.Bytes;
@@ -111,11 +112,11 @@ final class DeviceCheckCommand {
                 throw new InvalidParameterException("--task-rate", given, "a task rate for " + spec.text() + ", which "
                         + "sets its disk relative to one: a byte size per second such as 60m");
             }
-            taskRate = new TaskRate(rate("task-rate", given), "given with --task-rate");
+            taskRate = new TaskRate(atLeastMiB("task-rate", given, true), "given with --task-rate");
         }
         DeviceProfile.Emulation figures = spec.resolve(tasks, scale, taskRate);
-        double pace = options.string("pace").equals("none") ? 0 : rate("pace", options.string("pace"));
-        long bytes = options.given("bytes") ? size("bytes", options.string("bytes"))
+        double pace = options.string("pace").equals("none") ? 0 : atLeastMiB("pace", options.string("pace"), true);
+        long bytes = options.given("bytes") ? atLeastMiB("bytes", options.string("bytes"), false)
                 : (3 * figures.dirtyBytes / writers + Bytes.MiB - 1) / Bytes.MiB * Bytes.MiB;
         DeviceMechanism mechanism = DeviceMechanism.find(options.string("mechanism"));
         if (mechanism == null) {
@@ -126,7 +127,7 @@ final class DeviceCheckCommand {
             throw new InvalidParameterException("--dir", dir.toString(), "an existing directory");
         }
         long total = bytes * writers;
-        long capacity = (total + total / 4 + 512 * Bytes.MiB + Bytes.MiB - 1) / Bytes.MiB * Bytes.MiB;
+        long capacity = RunDevice.capacity(spec, total);
         long free = Files.getFileStore(dir).getUsableSpace();
         // The image as made (a fluid device's is large enough for its rate limit's training too) and the native writes.
         long image = EmulatedDevice.capacityFor(mechanism, figures.writeBytesPerSecond, capacity);
@@ -154,17 +155,17 @@ final class DeviceCheckCommand {
                       int writers, long bytes, double pace, long capacity, boolean trace, boolean strict,
                       int rounds) throws IOException, InterruptedException {
         String prefix = "sluice-device-check-" + ProcessHandle.current().pid();
-        double[] nativeSeconds = null;
+        DeviceWrites.Timing onNative = null;
         if (pace == 0) {
             err.printf(Locale.ROOT, "sluice: the writers' own rate: %d x %s on native storage in %s%n", writers,
                     Bytes.format(bytes), dir);
-            nativeSeconds = DeviceWrites.write(dir, prefix, writers, bytes, 0).writerSeconds();
+            onNative = DeviceWrites.write(dir, prefix, writers, bytes, 0);
         }
         err.printf(Locale.ROOT, "sluice: making %s (%s): write %.1f MB/s, dirty cache %.3f GB%n", spec.text(),
                 mechanism.text(), figures.writeBytesPerSecond / 1e6, figures.dirtyBytes / 1e9);
         List<FluidDisk.Writer> model = new ArrayList<>();
         for (int i = 0; i < writers; i++) {
-            double own = pace > 0 ? pace : bytes / nativeSeconds[i];
+            double own = pace > 0 ? pace : bytes / onNative.writerSeconds()[i];
             model.add(new FluidDisk.Writer(bytes, own));
         }
         FluidDisk disk = new FluidDisk(figures.writeBytesPerSecond, figures.dirtyBytes);
@@ -220,7 +221,7 @@ final class DeviceCheckCommand {
                 .put("rateBytesPerSecond", figures.writeBytesPerSecond)
                 .put("dirtyBytes", figures.dirtyBytes)
                 .put("capBytes", cap)
-                .put("nativeMillis", nativeSeconds == null ? null : round(max(nativeSeconds) * 1e3))
+                .put("nativeMillis", onNative == null ? null : round(onNative.seconds() * 1e3))
                 .put("measuredMillis", last.get("measuredMillis"))
                 .put("fluidMillis", round(fluid.seconds() * 1e3))
                 .put("fluidHeldBackMillis", round(fluid.heldBackSeconds() * 1e3))
@@ -244,40 +245,24 @@ final class DeviceCheckCommand {
         return list;
     }
 
-    private static double max(double[] values) {
-        double m = 0;
-        for (double v : values) {
-            m = Math.max(m, v);
-        }
-        return m;
-    }
-
     private static double round(double millis) {
         return Math.round(millis * 10) / 10.0;
     }
 
-    private static long rate(String option, String value) {
+    /**
+     * A byte size ({@code rate}: per second) of at least 1 MiB, or refused naming the option, the value and what is
+     * allowed.
+     */
+    private static long atLeastMiB(String option, String value, boolean rate) {
         try {
-            long r = Bytes.parseRate(value);
-            if (r >= Bytes.MiB) {
-                return r;
+            long n = rate ? Bytes.parseRate(value) : Bytes.parse(value);
+            if (n >= Bytes.MiB) {
+                return n;
             }
         } catch (NumberFormatException e) {
             // refused below
         }
-        throw new InvalidParameterException("--" + option, value, "a byte size per second of at least 1m, such as "
-                + "60m" + (option.equals("pace") ? ", or none" : ""));
-    }
-
-    private static long size(String option, String value) {
-        try {
-            long b = Bytes.parse(value);
-            if (b >= Bytes.MiB) {
-                return b;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw new InvalidParameterException("--" + option, value, "a byte size of at least 1m, such as 384m");
+        throw new InvalidParameterException("--" + option, value, rate ? "a byte size per second of at least 1m, "
+                + "such as 60m" + (option.equals("pace") ? ", or none" : "") : "a byte size of at least 1m, such as 384m");
     }
 }

@@ -253,8 +253,12 @@ final class SeedTables {
 
     /** Whether any raw or paced write of the run was on an emulated device with the fluid model's time beside it. */
     boolean hasDeviceModel() {
-        return run.rows.stream().anyMatch(r -> r.is(BenchmarkName.RAW_WRITE)
-                && r.metric(Metric.DEVICE_FLUID_MILLIS).isPresent());
+        return run.rows.stream().anyMatch(SeedTables::hasDeviceModel);
+    }
+
+    /** A raw or paced write with the fluid model's time beside its own. */
+    private static boolean hasDeviceModel(JmhResults.Row r) {
+        return r.is(BenchmarkName.RAW_WRITE) && r.metric(Metric.DEVICE_FLUID_MILLIS).isPresent();
     }
 
     /**
@@ -272,7 +276,7 @@ final class SeedTables {
         out.println("|---|---|---|---|---|");
         List<String> departing = new ArrayList<>();
         for (JmhResults.Row r : run.rows) {
-            if (!r.is(BenchmarkName.RAW_WRITE) || r.metric(Metric.DEVICE_FLUID_MILLIS).isEmpty()) {
+            if (!hasDeviceModel(r)) {
                 continue;
             }
             double model = r.metric(Metric.DEVICE_FLUID_MILLIS).getAsDouble();

@@ -30,6 +30,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
@@ -109,6 +110,8 @@ public class RawWriteBenchmark extends RunSettings {
         private EmulatedDevice device;
         /** {@link #pace} in bytes per second per thread; 0 when unpaced. */
         private long bytesPerSecond;
+        /** What a fluid disk of the trial's emulated device takes for one wave's writes, ms; NaN on native storage. */
+        private double fluidMillis;
 
         @Setup(Level.Trial)
         public void start(WorkloadState workloadState, StorageState storageState) throws Exception {
@@ -134,6 +137,7 @@ public class RawWriteBenchmark extends RunSettings {
                     throw new InvalidParameterException("fileBytes", fileBytes, COMPUTED + " or a byte count >= 1");
                 }
             }
+            fluidMillis = fluidMillis(device, tasks, bytes, bytesPerSecond);
             System.out.printf("sluice raw write: %d tasks x %d bytes (%s) in %d-byte writes, %s%n", tasks, bytes,
                     COMPUTED.equals(fileBytes) ? "a data file of this input, computed" : "given", writeSize(),
                     bytesPerSecond == 0 ? "unpaced" : "each thread paced at " + bytesPerSecond + " bytes/s");
@@ -253,9 +257,10 @@ public class RawWriteBenchmark extends RunSettings {
         /**
          * On an emulated device, what a fluid disk of its rate and cache takes for this write ({@link FluidDisk}): one
          * writer a thread, each at its pace, or unbounded where unpaced (its own rate is not measured here, so below the
-         * cache the model says 0: the disk holds nobody back); NaN on native storage.
+         * cache the model says 0: the disk holds nobody back); NaN on native storage. The same for every wave of the
+         * trial, so computed once.
          */
-        double fluidMillis() {
+        private static double fluidMillis(EmulatedDevice device, int tasks, long bytes, long bytesPerSecond) {
             if (device == null) {
                 return Double.NaN;
             }
@@ -339,13 +344,13 @@ public class RawWriteBenchmark extends RunSettings {
                 raw.storage.counters().snapshot().since(before),
                 procBefore.flatMap(b -> procAfter.map(a -> a.since(b))),
                 cpuBefore.flatMap(b -> cpuAfter.map(a -> a.since(b))), raw.writeSize(), peakDirty, gate.settled(), raw.device, -1, -1)
-                .fluid(raw.fluidMillis()));
-        double departure = FluidDisk.departure(wall / 1e9, raw.fluidMillis() / 1e3);
+                .fluid(raw.fluidMillis));
+        double departure = FluidDisk.departure(wall / 1e9, raw.fluidMillis / 1e3);
         if (Double.isFinite(departure) && Math.abs(departure) > FluidDisk.WARN_DEPARTURE) {
-            System.out.printf(java.util.Locale.ROOT, "sluice: warning: this %s write took %.0f ms on the emulated "
+            System.out.printf(Locale.ROOT, "sluice: warning: this %s write took %.0f ms on the emulated "
                     + "device, a fluid disk of its rate and cache %.0f ms (%+.0f%%): the emulation departs from its "
                     + "model (docs/balance.md)%n", raw.bytesPerSecond > 0 ? "paced" : "raw", wall / 1e6,
-                    raw.fluidMillis(), departure * 100);
+                    raw.fluidMillis, departure * 100);
         }
         return wall;
     }
