@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -237,5 +238,28 @@ class SeedReportTest {
         assertTrue(text.contains("| per-batch vs buffered |"), text);
         assertFalse(text.contains("vs per-batch"), text);
         assertTrue(text.contains("every strategy against buffered"), text);
+    }
+
+    @Test
+    void aWriteOnAnEmulatedDeviceStandsBesideTheFluidModelAndOneThatDepartsIsWarnedAbout(@TempDir Path dir)
+            throws Exception {
+        String raw = "dev.sluice.jmh.write.RawWriteBenchmark.writeSequentially";
+        Path result = new SyntheticResults()
+                .wave("tiny", "per-batch", PER_BATCH, READS)
+                .wave("tiny", "buffered", BUFFERED, READS)
+                .other(raw, Map.of("size", "tiny", "device", "seed-ssd"), List.of(1000.0, 1000.0, 1000.0))
+                .secondary("device.fluidMillis", List.of(500.0, 500.0, 500.0), "ms")
+                .other(raw, Map.of("size", "tiny", "device", "seed-ssd", "pace", "41943040"),
+                        List.of(510.0, 510.0, 510.0))
+                .secondary("device.fluidMillis", List.of(500.0, 500.0, 500.0), "ms")
+                .write(dir.resolve("jmh-result.json"));
+        String report = Files.readString(new SeedReport(JmhResults.read(result), Environment.read(
+                dir.resolve("none.json")), "jmh-result.json").write(dir.resolve("report")), StandardCharsets.UTF_8);
+        String section = report.substring(report.indexOf("The emulated device against its model"));
+        assertTrue(section.contains("| tiny | raw | 1.00 ± 0.00 s | 500.0 | 2.00 |"), section);
+        assertTrue(section.contains("| tiny | paced at 41943040/s a thread | 0.51 ± 0.00 s | 500.0 | 1.02 |"), section);
+        assertTrue(section.contains("more than 15% for tiny raw (2.00):"), section);
+        assertFalse(section.contains("tiny paced at 41943040/s a thread (1.02)"), "within 15%: " + section);
+        assertFalse(report(dir.resolve("native"), 5).contains("against its model"), "no device, no section");
     }
 }

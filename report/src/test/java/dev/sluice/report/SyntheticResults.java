@@ -85,6 +85,12 @@ final class SyntheticResults {
         return this;
     }
 
+    /** A secondary metric on the benchmark added last, one value per wave. */
+    SyntheticResults secondary(String key, List<Double> runs, String unit) {
+        ((ObjectNode) all.get(all.size() - 1).get("secondaryMetrics")).set(key, metric(runs, unit));
+        return this;
+    }
+
     Path write(Path file) throws IOException {
         json.writeValue(file.toFile(), all);
         return file;
