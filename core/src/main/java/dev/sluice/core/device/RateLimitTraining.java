@@ -8,14 +8,15 @@ import java.util.Locale;
  * Brings a new device's {@code dirty_ratelimit} below any writer's share of its rate before its first use. A new
  * bdi starts at the kernel's initial 100 MiB/s (INIT_BW in mm/backing-dev.c); while it is above the rate each writer
  * can get (the device's rate over its writers), the kernel holds the device's dirty pages above its freerun ceiling,
- * up to the cap, and a check at 50 MiB/s measured 11 to 13% under the fluid model for it (docs/balance.md). Below,
+ * up to the cap, and a check at 50 MiB/s measured 10.6 to 13.6% under the fluid model for it (docs/balance.md). Below,
  * the writers are held at the freerun ceiling itself, which is where the cap puts the cache. The kernel lowers the
  * limit by an eighth every 200 ms while the device's dirty pages are past its cap ({@code wb_update_dirty_ratelimit}),
  * and with a strict cap only ever lowers it (the step toward the balanced rate is taken only while the device's dirty
  * pages are at or past its setpoint, which for a strict cap is also where its writers stop running free), so a cap of
- * {@value #CAP_BYTES} bytes for twice as long as eighths alone would take to reach a sixteenth of the rate does it (the
- * kernel's updates come less often than every 200 ms: writeback resets the same clock; once as long left the limit at
- * 27 to 46 MB/s for a 52 MB/s device in docs/runs/device); then the device is written back and the real cap set.
+ * {@value #CAP_BYTES} bytes for twice as long as eighths alone would take to reach a sixteenth of the rate does it
+ * (once as long left the limit at 13.8 to 46.0 MB/s for a 52.4 MB/s device, docs/runs/device/grid-0b5b6a1: the
+ * updates come less often than every 200 ms, not traced further); then the device is written back and the real cap
+ * set.
  */
 final class RateLimitTraining {
     /** The kernel's initial estimate of a bdi's bandwidth and rate limit: 100 MiB/s. */
