@@ -27,7 +27,9 @@ import java.util.concurrent.TimeUnit;
  *       ({@link DeviceMechanism#FLUID}, the default): the loop device made new ({@link LoopDevices}), {@code max_bytes}
  *       and {@code min_bytes} at the cache over the kernel's freerun fraction ({@link KernelDirtyLimits}), the rate
  *       limit trained down ({@link RateLimitTraining}) and writeback started from the first byte
- *       ({@link WritebackStarter}).</li>
+ *       ({@link WritebackStarter}); the throttle on a loop device of its own under the one the file system is on,
+ *       whose queue is bounded as a disk's, so that a delete drops the pages not yet written rather than waiting for
+ *       the whole cache to pass the throttle ({@link LoopDevices}).</li>
  * </ol>
  * Every step is recorded in a {@link DeviceState} before or as it is taken, and {@link #close} undoes them in
  * reverse: on success, failure, exception, and on SIGINT or SIGTERM (a shutdown hook tears the device down if its
@@ -147,10 +149,21 @@ public final class EmulatedDevice implements AutoCloseable {
             try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
                 file.setLength(capacity); // sparse: blocks are allocated as the file system writes them
             }
-            String loop = mechanism == DeviceMechanism.FLUID ? LoopDevices.attachNew(image, state)
-                    : loopDevice(Host.run("losetup", "--direct-io=on", "-f", "--show", image.toString()));
-            state.put("loop", loop);
-            String majMin = Host.read(Path.of("/sys/block", Path.of(loop).getFileName().toString(), "dev"));
+            String loop;
+            String diskMajMin; // where the throttle goes
+            if (mechanism == DeviceMechanism.FLUID) {
+                String disk = LoopDevices.attachNew(image, state, "loop.made");
+                state.put("loop.disk", disk);
+                diskMajMin = majMinOf(disk);
+                loop = LoopDevices.attachNew(Path.of(disk), state, "loop.queue.made");
+                state.put("loop", loop);
+                LoopDevices.boundQueue(loop);
+            } else {
+                loop = loopDevice(Host.run("losetup", "--direct-io=on", "-f", "--show", image.toString()));
+                state.put("loop", loop);
+                diskMajMin = null;
+            }
+            String majMin = majMinOf(loop);
             state.put("majMin", majMin);
             Host.run("mkfs.ext4", "-q", "-F", "-i", BYTES_PER_INODE, "-E", "lazy_itable_init=0,lazy_journal_init=0",
                     loop);
@@ -184,7 +197,7 @@ public final class EmulatedDevice implements AutoCloseable {
                 Host.write(bdi.resolve("max_bytes"), String.valueOf(cap));
             }
             Host.write(bdi.resolve("strict_limit"), "1");
-            throttle.apply(majMin, figures, state);
+            throttle.apply(diskMajMin != null ? diskMajMin : majMin, figures, state);
             Path directory = mount.resolve("run");
             Files.createDirectories(directory);
             if (mechanism == DeviceMechanism.FLUID) {
@@ -198,8 +211,10 @@ public final class EmulatedDevice implements AutoCloseable {
                 WritebackStarter.start(mount, state);
             }
             return new EmulatedDevice(state, directory, throttle.describe() + "; " + mechanism.text() + ": "
-                    + cache + (mechanism == DeviceMechanism.FLUID ? "; loop device made new, writeback from the "
-                    + "first byte (syncfs every " + WritebackStarter.PAUSE_MILLIS + " ms)" : ""), figures, capacity,
+                    + cache + (mechanism == DeviceMechanism.FLUID ? "; loop device made new, over a throttled loop "
+                    + "device " + diskMajMin + " with a disk's queue (" + LoopDevices.QUEUE_REQUESTS + " requests of "
+                    + LoopDevices.REQUEST_KIB + " KiB), writeback from the first byte (syncfs every "
+                    + WritebackStarter.PAUSE_MILLIS + " ms)" : ""), figures, capacity,
                     ownerClosesOnSignal ? HOOK_WAIT_SECONDS : 0, log, mechanism, cap);
         } catch (IOException | RuntimeException | Error e) {
             List<String> problems = tearDown(state);
@@ -223,6 +238,10 @@ public final class EmulatedDevice implements AutoCloseable {
         long training = RateLimitTraining.bytes(writeBytesPerSecond);
         long room = (training + training / 4 + (512L << 20) + (1L << 20) - 1) >> 20 << 20;
         return Math.max(asked, room);
+    }
+
+    private static String majMinOf(String loop) throws IOException {
+        return Host.read(Path.of("/sys/block", Path.of(loop).getFileName().toString(), "dev"));
     }
 
     /** The device losetup --show printed: its last line naming one (warnings may come before it). */
@@ -435,14 +454,13 @@ public final class EmulatedDevice implements AutoCloseable {
         }
         String image = state.get("image");
         if (image != null) {
-            for (String loop : loopsOf(image, state.get("loop"))) {
-                try {
-                    Host.run("losetup", "-d", loop);
-                } catch (IOException e) {
-                    problems.add(e.getMessage());
-                }
+            String disk = state.get("loop.disk");
+            if (disk != null) { // a fluid device: the device over the disk first
+                detach(loopsOf(disk, state.get("loop")), problems);
+                LoopDevices.undo(state, "loop.queue.made", problems);
             }
-            LoopDevices.undo(state, problems);
+            detach(loopsOf(image, disk != null ? disk : state.get("loop")), problems);
+            LoopDevices.undo(state, "loop.made", problems);
             try {
                 Files.deleteIfExists(Path.of(image));
             } catch (IOException e) {
@@ -469,6 +487,16 @@ public final class EmulatedDevice implements AutoCloseable {
             }
         }
         return problems;
+    }
+
+    private static void detach(List<String> loops, List<String> problems) {
+        for (String loop : loops) {
+            try {
+                Host.run("losetup", "-d", loop);
+            } catch (IOException e) {
+                problems.add(e.getMessage());
+            }
+        }
     }
 
     private static boolean mounted(String mount) {
@@ -511,8 +539,8 @@ public final class EmulatedDevice implements AutoCloseable {
     }
 
     /**
-     * The loop devices backed by {@code image}: the recorded one if it still is, and any other (a run killed between
-     * attaching and recording it).
+     * The loop devices backed by {@code image} (a file, or the disk's loop device): the recorded one if it still is,
+     * and any other (a run killed between attaching and recording it).
      */
     private static List<String> loopsOf(String image, String recorded) {
         List<String> loops = new ArrayList<>();

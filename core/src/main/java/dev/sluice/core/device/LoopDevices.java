@@ -11,30 +11,47 @@ import java.util.List;
  * use to the next: a device made on {@code /dev/loop0} after a slow one starts with the slow one's estimates (traced at
  * 35 MB/s and at the kernel's minimum, 4 KB/s; docs/balance.md). A loop number never used since boot starts from the
  * kernel's initial estimates, and removing it after ({@code LOOP_CTL_REMOVE}) keeps the next one fresh too.
+ *
+ * <p>A fluid device is two of them: the disk, attached to the image and throttled, and over it the device the file
+ * system is made on, whose queue is bounded as a disk's is ({@link #boundQueue}). The block throttle holds the bios it
+ * delays in a queue of its own, without bound and before the device's request queue, so on one loop device every
+ * dirty page, once writeback starts, sits under writeback in the throttle's queue; the kernel waits for a page under
+ * writeback before it frees it, so deleting a file written moments before waited for the disk to write it (traced:
+ * an unlink of one of per-batch's temporary files took 280 ms at small on seed-ssd; docs/balance.md). Over a second
+ * loop device the flusher blocks when the upper queue's requests are all in flight, as it blocks on a disk's, and the
+ * pages not yet submitted stay dirty: a delete drops them, as a disk's kernel does.
  */
 final class LoopDevices {
     /** Numbers from here up are Sluice's: below are the ones a system makes at boot and tools take first. */
     static final int FIRST = 64;
     private static final int LAST = 1023;
+    /**
+     * The upper device's queue: at most this many requests in flight, of at most {@link #REQUEST_KIB} KiB, so that a
+     * few MiB are under writeback at once (4 to 8 MiB of the kernel's Writeback measured at 50 and 300 MB/s), as on a
+     * disk, rather than the whole cache.
+     */
+    static final int QUEUE_REQUESTS = 16;
+    static final int REQUEST_KIB = 128;
     /** LOOP_CTL_REMOVE, from include/uapi/linux/loop.h. */
     private static final String REMOVE = "0x4C81";
 
     private LoopDevices() {}
 
     /**
-     * Attaches {@code image} with direct I/O to a loop device that does not exist yet, recording its number in
-     * {@code state} before it exists (so that a teardown removes it); returns its path.
+     * Attaches {@code backing} (the image, or the disk's loop device) with direct I/O to a loop device that does not
+     * exist yet, recording its number in {@code state} under {@code key} before it exists (so that a teardown removes
+     * it); returns its path.
      */
-    static String attachNew(Path image, DeviceState state) throws IOException {
+    static String attachNew(Path backing, DeviceState state, String key) throws IOException {
         IOException last = null;
         for (int n = FIRST; n <= LAST; n++) {
             if (Files.exists(Path.of("/sys/block/loop" + n)) || Files.exists(Path.of("/dev/loop" + n))) {
                 continue;
             }
-            state.put("loop.made", String.valueOf(n));
+            state.put(key, String.valueOf(n));
             String loop = "/dev/loop" + n;
             try {
-                Host.run("losetup", "--direct-io=on", loop, image.toString());
+                Host.run("losetup", "--direct-io=on", loop, backing.toString());
                 return loop;
             } catch (IOException e) {
                 last = e; // another process took this number first: try the next
@@ -44,9 +61,19 @@ final class LoopDevices {
                 + (last == null ? "" : " could be attached (" + last.getMessage() + ")"));
     }
 
-    /** Removes the loop device {@code state} made, once detached; tries a few times (udev may hold it a moment). */
-    static void undo(DeviceState state, List<String> problems) {
-        String made = state.get("loop.made");
+    /** Bounds {@code loop}'s request queue as a disk's ({@link #QUEUE_REQUESTS} of {@link #REQUEST_KIB} KiB). */
+    static void boundQueue(String loop) throws IOException {
+        Path queue = Path.of("/sys/block", Path.of(loop).getFileName().toString(), "queue");
+        Host.write(queue.resolve("max_sectors_kb"), String.valueOf(REQUEST_KIB));
+        Host.write(queue.resolve("nr_requests"), String.valueOf(QUEUE_REQUESTS));
+    }
+
+    /**
+     * Removes the loop device {@code state} made under {@code key}, once detached; tries a few times (udev may hold it
+     * a moment).
+     */
+    static void undo(DeviceState state, String key, List<String> problems) {
+        String made = state.get(key);
         if (made == null || !Files.exists(Path.of("/sys/block/loop" + made))) {
             return;
         }

@@ -103,6 +103,7 @@ abstract class Throttle {
                 state.put("throttle.v1.before." + file, rule(root.resolve(file), majMin));
             }
             state.put("throttle.v1", root.toString());
+            state.put("throttle.majMin", majMin); // a fluid device's disk, under the device with the file system
             Map<String, Long> values = Map.of(WRITE_BPS, figures.writeBytesPerSecond, READ_BPS,
                     figures.readBytesPerSecond, WRITE_IOPS, figures.iops, READ_IOPS, figures.iops);
             for (String file : FILES) {
@@ -125,7 +126,7 @@ abstract class Throttle {
         }
 
         static void undo(Path root, DeviceState state, List<String> problems) {
-            String majMin = state.get("majMin");
+            String majMin = state.getOrDefault("throttle.majMin", state.get("majMin"));
             for (String file : FILES) {
                 try {
                     Host.write(root.resolve(file), majMin + " " + state.getOrDefault("throttle.v1.before." + file,

@@ -31,7 +31,7 @@ public final class DeviceTraces {
         }
     }
 
-    /** The {@code major:minor} of the loop device {@code image} is attached to. */
+    /** The {@code major:minor} of the loop device {@code image} is attached to (a fluid device's disk). */
     public static String majMinOf(Path image) throws Exception {
         Process p = new ProcessBuilder("losetup", "-j", image.toString()).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -46,6 +46,17 @@ public final class DeviceTraces {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor();
         return Path.of(out.substring(0, out.indexOf(':'))).getFileName().toString();
+    }
+
+    /** The loop device attached over the loop device {@code disk} ({@code loopN}), as a fluid device's is. */
+    public static String loopOver(String disk) throws IOException {
+        for (int n : loopNumbers()) {
+            Path backing = Path.of("/sys/block/loop" + n, "loop", "backing_file");
+            if (Files.exists(backing) && Files.readString(backing).trim().equals("/dev/" + disk)) {
+                return "loop" + n;
+            }
+        }
+        throw new AssertionError("no loop device over /dev/" + disk);
     }
 
     /** The numbers of the loop devices that exist now (/sys/block/loopN). */

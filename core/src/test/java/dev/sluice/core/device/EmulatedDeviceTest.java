@@ -3,6 +3,7 @@ package dev.sluice.core.device;
 import static dev.sluice.core.device.DeviceTraces.assertNothingLeft;
 import static dev.sluice.core.device.DeviceTraces.imageOf;
 import static dev.sluice.core.device.DeviceTraces.loopOf;
+import static dev.sluice.core.device.DeviceTraces.loopOver;
 import static dev.sluice.core.device.DeviceTraces.mounted;
 import static dev.sluice.core.device.DeviceTraces.throttleRule;
 import static dev.sluice.core.device.DeviceTraces.writebackStartersUnder;
@@ -15,6 +16,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,6 +49,8 @@ class EmulatedDeviceTest {
         String majMin;
         Path image;
         String loop;
+        String disk;
+        String diskMajMin;
         Set<Long> started;
         // Asked for less than the rate limit's training writes (728 MiB at 200 MiB/s): the device is made larger.
         try (EmulatedDevice device = EmulatedDevice.create(figures, 256 * Bytes.MiB, dir.resolve("base"),
@@ -56,10 +60,19 @@ class EmulatedDeviceTest {
                     "room for the training: " + device.capacity());
             majMin = device.majMin();
             image = imageOf(dir.resolve("base"));
-            loop = loopOf(image);
+            disk = loopOf(image);
+            assertTrue(Integer.parseInt(disk.substring("loop".length())) >= LoopDevices.FIRST,
+                    disk + ": a loop device made new, numbered from " + LoopDevices.FIRST);
+            diskMajMin = Files.readString(Path.of("/sys/block", disk, "dev")).trim();
+            loop = loopOver(disk);
             assertTrue(Integer.parseInt(loop.substring("loop".length())) >= LoopDevices.FIRST,
-                    loop + ": a loop device made new, numbered from " + LoopDevices.FIRST);
-            assertEquals(majMin, Files.readString(Path.of("/sys/block", loop, "dev")).trim());
+                    loop + ": the device over the disk, made new too");
+            assertEquals(majMin, Files.readString(Path.of("/sys/block", loop, "dev")).trim(),
+                    "the file system and its bdi are on the device over the disk");
+            assertEquals(String.valueOf(LoopDevices.QUEUE_REQUESTS), Files.readString(Path.of("/sys/block", loop,
+                    "queue", "nr_requests")).trim(), "a disk's queue");
+            assertEquals(String.valueOf(LoopDevices.REQUEST_KIB), Files.readString(Path.of("/sys/block", loop,
+                    "queue", "max_sectors_kb")).trim());
             assertTrue(mounted(device.directory().getParent().toString()));
             assertTrue(Files.isWritable(device.directory()));
             Path file = Files.write(device.directory().resolve("x"), new byte[1 << 20]);
@@ -77,8 +90,10 @@ class EmulatedDeviceTest {
             assertEquals(device.capBytes(), maxBytes, device.capBytes() / 100.0, "max_bytes, as the kernel keeps it");
             assertEquals(device.capBytes(), minBytes, device.capBytes() / 100.0, "min_bytes, as the kernel keeps it");
             assertEquals("1", Files.readString(Path.of(bdi, "strict_limit")).trim());
-            assertEquals(String.valueOf(figures.writeBytesPerSecond), throttleRule("write_bps_device", majMin));
-            assertEquals("5000", throttleRule("write_iops_device", majMin));
+            assertEquals(String.valueOf(figures.writeBytesPerSecond), throttleRule("write_bps_device", diskMajMin),
+                    "the throttle is the disk's");
+            assertEquals("5000", throttleRule("write_iops_device", diskMajMin));
+            assertEquals(null, throttleRule("write_bps_device", majMin), "not the queue's over it");
             assertTrue(device.describe().contains("write 209.7 MB/s, 5000 IOPS"), device.describe());
             assertTrue(device.mechanism().contains("fluid: ") && device.mechanism().contains("loop device made new"),
                     device.mechanism());
@@ -92,10 +107,13 @@ class EmulatedDeviceTest {
             double mbps = device.measureRawWrite(figures.writeBytesPerSecond);
             assertTrue(mbps > 0 && mbps < 2 * figures.writeBytesPerSecond / 1e6, mbps + " MB/s");
         }
-        assertNothingLeft(majMin, image, "");
-        assertFalse(Files.exists(Path.of("/sys/block", loop)), "the loop device made for the device is removed: "
-                + loop);
-        assertFalse(Files.exists(Path.of("/dev", loop)), "and its node, which would keep the number taken: " + loop);
+        assertNothingLeft(diskMajMin, image, "");
+        for (String made : List.of(loop, disk)) {
+            assertFalse(Files.exists(Path.of("/sys/block", made)), "the loop device made for the device is removed: "
+                    + made);
+            assertFalse(Files.exists(Path.of("/dev", made)), "and its node, which would keep the number taken: "
+                    + made);
+        }
         assertFalse(Files.exists(Path.of("/sys/class/bdi", majMin)), "and its bdi with it: " + majMin);
         assertEquals(Set.of(), writebackStartersUnder(dir), "the writeback starter " + started + " still runs");
         assertFalse(Files.exists(dir.resolve("base")), "the directory the device made is removed with it");
