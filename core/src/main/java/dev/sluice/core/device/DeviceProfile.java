@@ -239,6 +239,11 @@ public final class DeviceProfile {
             this.derivation = derivation;
         }
 
+        /** Nothing limited: no throttle and no dirty cap (the storage under a device, {@link StorageCeiling}). */
+        boolean unlimited() {
+            return writeBytesPerSecond == 0 && readBytesPerSecond == 0 && iops == 0 && dirtyBytes == 0;
+        }
+
         Emulation with(Long write, Long read, Long iopsValue, Long dirty, String override) {
             return new Emulation(write != null ? write : writeBytesPerSecond, read != null ? read : readBytesPerSecond,
                     iopsValue != null ? iopsValue : iops, dirty != null ? dirty : dirtyBytes, taskBytesPerSecond,

@@ -151,13 +151,15 @@ public final class EmulatedDevice implements AutoCloseable {
             }
             String loop;
             String diskMajMin; // where the throttle goes
+            int queueRequests = 0;
             if (mechanism == DeviceMechanism.FLUID) {
                 String disk = LoopDevices.attachNew(image, state, "loop.made");
                 state.put("loop.disk", disk);
+                LoopDevices.solidState(disk);
                 diskMajMin = majMinOf(disk);
                 loop = LoopDevices.attachNew(Path.of(disk), state, "loop.queue.made");
                 state.put("loop", loop);
-                LoopDevices.boundQueue(loop);
+                queueRequests = LoopDevices.boundQueue(loop, figures.writeBytesPerSecond);
             } else {
                 loop = loopDevice(Host.run("losetup", "--direct-io=on", "-f", "--show", image.toString()));
                 state.put("loop", loop);
@@ -172,6 +174,13 @@ public final class EmulatedDevice implements AutoCloseable {
             Files.createDirectories(mount);
             Host.run("mount", "-o", "noatime", loop, mount.toString());
             state.put("mounted", "true");
+            if (figures.unlimited()) { // the storage under a device, as StorageCeiling measures it
+                Path directory = mount.resolve("run");
+                Files.createDirectories(directory);
+                return new EmulatedDevice(state, directory, mechanism.text() + " device's loop devices and file "
+                        + "system with nothing limited: no throttle, no dirty cap", figures, capacity,
+                        ownerClosesOnSignal ? HOOK_WAIT_SECONDS : 0, log, mechanism, 0);
+            }
             Path bdi = Path.of("/sys/class/bdi", majMin);
             state.put("bdi.strict_limit", Host.read(bdi.resolve("strict_limit")));
             state.put("bdi.max_ratio", Host.read(bdi.resolve("max_ratio")));
@@ -212,7 +221,7 @@ public final class EmulatedDevice implements AutoCloseable {
             }
             return new EmulatedDevice(state, directory, throttle.describe() + "; " + mechanism.text() + ": "
                     + cache + (mechanism == DeviceMechanism.FLUID ? "; loop device made new, over a throttled loop "
-                    + "device " + diskMajMin + " with a disk's queue (" + LoopDevices.QUEUE_REQUESTS + " requests of "
+                    + "device " + diskMajMin + " with a disk's queue (" + queueRequests + " requests of "
                     + LoopDevices.REQUEST_KIB + " KiB), writeback from the first byte (syncfs every "
                     + WritebackStarter.PAUSE_MILLIS + " ms)" : ""), figures, capacity,
                     ownerClosesOnSignal ? HOOK_WAIT_SECONDS : 0, log, mechanism, cap);
@@ -223,6 +232,15 @@ public final class EmulatedDevice implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * The storage under a {@link DeviceMechanism#FLUID} device with nothing limited: its two loop devices and its
+     * file system, no throttle, dirty cap, training or writeback starter; what {@link StorageCeiling} measures.
+     */
+    static EmulatedDevice unlimited(long capacity, Path base, PrintStream log) throws IOException {
+        return create(new DeviceProfile.Emulation(0, 0, 0, 0, "nothing limited: the storage under a device"),
+                capacity, base, log, false, DeviceMechanism.FLUID);
     }
 
     /**
