@@ -8,6 +8,7 @@ import dev.sluice.core.device.TaskRate;
 import dev.sluice.core.device.TaskRateCache;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.measure.ProcSelfIo;
+import dev.sluice.core.run.BalanceFit;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.MapTaskResult;
 import dev.sluice.core.run.Producer;
@@ -73,10 +74,12 @@ final class WriteCommand {
                 .optional("columns", "LIST", dev.sluice.core.input.SchemaSpec.DEFAULT, "columns after the int64 key: int64, int32, float64, utf8; ? = nullable")
                 .optional("threads", "N", String.valueOf(WriterConfig.Builder.DEFAULT_THREADS), "writer threads of the executor (>= 1; the seed report's 16, upstream's default is 20)")
                 .optional("memory-limit", "SIZE", "none", "host memory limit of the executor (spark.rapids.memory.host.offHeapLimit), or none as upstream's default; what it bounds is the strategy's (see its memoryBound option)")
-                .optional("producer", "KIND:RATE", Producer.NONE_NAME, "what makes each batch on the task's thread "
-                        + "before it is written: none (inputs made before the wave, the default), gpu:RATE (the thread "
-                        + "waits, as on a GPU scan) or cpu:RATE (it works on its core); RATE input bytes per second, "
-                        + "e.g. gpu:58m")
+                .optional("producer", "KIND:RATE", BalanceFit.AUTO, "what makes each batch on the task's thread "
+                        + "before it is written: none (inputs made before the wave), gpu:RATE (the thread waits, as on "
+                        + "a GPU scan) or cpu:RATE (it works on its core), RATE input bytes per second, e.g. gpu:58m; "
+                        + "or auto: none, unless --device is a balance that would ask more than half of what the "
+                        + "storage under the device delivers (measured once per machine and kept with the task rates), "
+                        + "then the gpu:RATE that slows the tasks until it does not (docs/balance.md)")
                 .optional("seed", "N", Workload.DEFAULT_SEED, "input seed of task 0: same seed and options, same bytes")
                 .flag("fsync", "force data, index and checksum files to the device before the commit renames them")
                 .optional("device", "SPEC", DeviceSpec.NATIVE, "where the files go: native (--out as given), "
@@ -96,7 +99,7 @@ final class WriteCommand {
                 + "                            [--batches N|--batch-bytes SIZE|--rows-per-batch N] [--threads N]\n"
                 + "                            [--memory-limit SIZE|none] [--keys uniform|zipf] [--seed N] [--fsync]\n"
                 + "                            [--columns LIST] [--device native|emulated:...|PROFILE]\n"
-                + "                            [--producer none|gpu:RATE|cpu:RATE]\n\n"
+                + "                            [--producer auto|none|gpu:RATE|cpu:RATE]\n\n"
                 + "Generates each map task's Arrow input from its seed, partitions it, and writes all tasks at once\n"
                 + "through one executor of the strategy (the seed's mapper stage) into DIR in Spark's layout\n"
                 + "(shuffle_0_MAP_0.data, .index, and .checksum.ADLER32 where the strategy writes checksums;\n"
@@ -141,12 +144,20 @@ final class WriteCommand {
         }
     }
 
+    /** Why {@code --producer auto} chose the run's producer; null where one was given. */
+    private String producerChoice;
+
+    private static boolean autoProducer(Options options) {
+        return BalanceFit.AUTO.equals(options.string("producer").trim());
+    }
+
     private int validatedRun(Options options) throws Exception {
         Workload workload = Workload.parse("--", options.string("size"), options.string("scale"),
                 options.string("tasks"), options.string("partitions"), options.string("batches"),
                 options.string("batch-bytes"), options.string("rows-per-batch"), options.string("partitioning"),
                 options.string("keys"), options.string("codec"), options.string("seed"), options.string("columns"))
-                .withProducer(Producer.parse("--producer", options.string("producer")));
+                .withProducer(autoProducer(options) ? Producer.NONE : Producer.parse("--producer",
+                        options.string("producer")));
         Path outDir = Paths.get(options.string("out"));
         DeviceSpec device = DeviceSpec.parse("--device", options.string("device"));
         WriterConfig.Builder settings = WriterConfig.builder()
@@ -180,6 +191,13 @@ final class WriteCommand {
         try (Interruption interruption = new Interruption(Thread.currentThread(), err)) {
             // A balance sets the device relative to this harness's own task rate (measured on native storage in
             // --out, in a directory of its own that it removes, or read from the cache).
+            if (autoProducer(options)) {
+                BalanceFit.Choice choice = BalanceFit.resolve(device, workload, settings, outDir,
+                        TaskRateCache.standard(), err);
+                workload = workload.withProducer(choice.producer);
+                producerChoice = choice.why;
+                err.println("sluice: producer " + choice);
+            }
             TaskRate rate = device.needsTaskRate() ? TaskRateCalibration.find(workload, settings, outDir,
                     TaskRateCache.standard(), err) : null;
             return openAndRun(interruption, trial, workload, device, rate, outDir, outputs);
@@ -275,7 +293,7 @@ final class WriteCommand {
         }
     }
 
-    private static Json result(StrategySpec strategy, Workload workload, WriterConfig config, WaveInput input,
+    private Json result(StrategySpec strategy, Workload workload, WriterConfig config, WaveInput input,
                                WaveResult wave, ReduceRead.Result read, int filesLeft,
                                List<VerificationResult> verified, boolean ok, String summary) {
         double millis = wave.wallNanos / 1e6;
@@ -309,6 +327,7 @@ final class WriteCommand {
                 .put("partitioning", workload.partitioning.label())
                 .put("batchesPerTask", input.tasks().get(0).batches)
                 .put("producer", workload.producer.toString())
+                .put("producerChoice", producerChoice)
                 .put("columns", workload.inputSpec().schema.toString())
                 .put("threads", config.threads)
                 .put("memoryLimit", config.hasMemoryLimit() ? config.memoryLimit : null)

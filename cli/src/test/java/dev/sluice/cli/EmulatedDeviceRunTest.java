@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import static dev.sluice.core.device.DeviceTraces.anythingMountedUnder;
 import static dev.sluice.core.device.DeviceTraces.assertNothingLeft;
 import static dev.sluice.core.device.DeviceTraces.imageOf;
 import static dev.sluice.core.device.DeviceTraces.majMinOf;
@@ -105,6 +106,49 @@ class EmulatedDeviceRunTest {
             }
             assertTrue(Files.exists(cache));
             assertEquals(List.of(), records(), "device records are left");
+        } finally {
+            if (before == null) {
+                System.clearProperty(TaskRateCache.PROPERTY);
+            } else {
+                System.setProperty(TaskRateCache.PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(300)
+    void aBalanceThatAsksMoreThanHalfTheStorageGetsAGpuProducerSaidAndRecordedAndBothMeasurementsAreKept()
+            throws Exception {
+        Path cache = dir.resolve("cache/task-rates.properties");
+        String before = System.getProperty(TaskRateCache.PROPERTY);
+        System.setProperty(TaskRateCache.PROPERTY, cache.toString());
+        try {
+            // A disk per slot a hundred times its task's rate: more than half of any storage this runs on.
+            List<String> args = List.of("write", "--strategy", "buffered", "--size", "small", "--scale", "0.01",
+                    "--tasks", "1", "--partitions", "7", "--threads", "2", "--device",
+                    "per-slot:write=1600m:dirty=64m:produce=16m", "--out", dir.resolve("out").toString());
+            for (int run = 0; run < 2; run++) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                int status = SluiceCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8));
+                String log = err.toString(StandardCharsets.UTF_8);
+                assertEquals(0, status, log);
+                String json = out.toString(StandardCharsets.UTF_8);
+                assertTrue(json.contains("\"producer\":\"gpu:") && json.contains("\"producerChoice\":\"with the "
+                        + "tasks as they are"), json);
+                assertTrue(log.contains("sluice: producer gpu:") && log.contains("more than 50% of the"), log);
+                if (run == 0) {
+                    assertTrue(log.contains("measuring the storage under a device"), log);
+                } else {
+                    assertFalse(log.contains("measuring the storage under a device"), "measured again: " + log);
+                    assertFalse(log.contains("measuring this harness's task rate"), "measured again: " + log);
+                    assertTrue(log.contains("the storage under a device: ") && log.contains("from the cache "
+                            + cache), log);
+                }
+            }
+            assertEquals(List.of(), records(), "device records are left");
+            assertFalse(anythingMountedUnder(dir), "mounts are left");
         } finally {
             if (before == null) {
                 System.clearProperty(TaskRateCache.PROPERTY);

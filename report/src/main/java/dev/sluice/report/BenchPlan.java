@@ -2,6 +2,7 @@ package dev.sluice.report;
 
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.input.DataSize;
+import dev.sluice.core.run.BalanceFit;
 import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.core.run.Producer;
 import dev.sluice.core.run.SeedScale;
@@ -253,7 +254,9 @@ public final class BenchPlan {
         // compression floor for it and refuses it, so the plan has none rather than a configuration that fails.
         boolean floors = floorsOption.equals("true")
                 && ShuffleCodec.parse("--codec", codec) != ShuffleCodec.LZ4_FRAME;
-        Producer producer = Producer.parse("--producer", options.getOrDefault("producer", Producer.NONE_NAME));
+        String producerOption = options.getOrDefault("producer", BalanceFit.AUTO);
+        boolean autoProducer = BalanceFit.AUTO.equals(producerOption);
+        Producer producer = autoProducer ? Producer.NONE : Producer.parse("--producer", producerOption);
         String sync = options.getOrDefault("sync", "false");
         if (!sync.equals("true") && !sync.equals("false")) {
             throw new InvalidParameterException("--sync", sync, "true or false");
@@ -284,7 +287,12 @@ public final class BenchPlan {
                         : ""), from(options, "iterations"),
                 devices.size() == 1 ? "device" : "devices", String.join(",", devices),
                 options.containsKey("device") ? "given" : preset.devices.size() > 1 ? "the preset's" : "the default"));
-        if (!producer.isNone()) {
+        if (autoProducer && devices.stream().anyMatch(d -> DeviceSpec.parse("--device", d).needsTaskRate())) {
+            header.add(String.format(Locale.ROOT, "producer auto (%s): none, unless a device is a balance that would "
+                    + "ask more than half of what the storage under it delivers, then a GPU producer slowing the tasks "
+                    + "until it does not (the runner measures both once per machine and says what it chose)",
+                    options.containsKey("producer") ? "given" : "the default"));
+        } else if (!producer.isNone()) {
             header.add(String.format(Locale.ROOT, "producer %s (given): %s", producer, producer.describe()));
         }
         if (floorsOption.equals("true") && !floors) {
@@ -302,7 +310,8 @@ public final class BenchPlan {
                         + "or the %d s budget (%s) is spent",
                         budget, from(options, "budget")) : "; no budget: the rounds above, once"));
         header.add(pairing);
-        Settings settings = new Settings(scale, tasks, codec, producer.isNone() ? null : producer.toString(), warmUp,
+        Settings settings = new Settings(scale, tasks, codec, autoProducer ? BalanceFit.AUTO
+                : producer.isNone() ? null : producer.toString(), warmUp,
                 sync.equals("true"));
         List<Configuration> configurations = new ArrayList<>();
         // What is not paired (the machine's spread, the raw write) gets the iterations, or under a budget, where they

@@ -26,6 +26,28 @@ public final class Plan {
         this.configurations = List.copyOf(configurations);
     }
 
+    /**
+     * The plan with the producer {@code auto} ({@code dev.sluice.core.run.BalanceFit}) replaced, device by device, by
+     * the one chosen for it ({@code chosen}: a device's spec to its producer, null for none), and {@code said} (what
+     * was chosen and why) added to the header before its last line (the pairing's).
+     */
+    public Plan withProducers(java.util.Map<String, String> chosen, List<String> said) {
+        List<Configuration> resolved = new java.util.ArrayList<>();
+        for (Configuration c : configurations) {
+            Settings s = c.settings;
+            if (s.producer == null || !s.producer.equals(dev.sluice.core.run.BalanceFit.AUTO)) {
+                resolved.add(c);
+                continue;
+            }
+            Settings chosenSettings = new Settings(s.scale, s.tasks, s.codec, chosen.get(c.device), s.warmUp, s.sync);
+            resolved.add(new Configuration(c.kind, c.name, c.weight, c.size, c.device, c.strategies, c.memoryLimits,
+                    c.warmups, c.iterations, c.rawOf, chosenSettings));
+        }
+        List<String> lines = new java.util.ArrayList<>(header);
+        lines.addAll(Math.max(0, lines.size() - 1), said); // the pairing's line stays last, as the runner prints it
+        return new Plan(preset, lines, design, budget, resolved);
+    }
+
     /** What every configuration of a plan shares. */
     public static final class Settings {
         public final String scale;

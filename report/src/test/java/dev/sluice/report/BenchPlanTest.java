@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.run.BalanceFit;
 import dev.sluice.report.Plan.Configuration;
 import dev.sluice.spi.InvalidParameterException;
 import java.io.ByteArrayOutputStream;
@@ -160,9 +161,22 @@ class BenchPlanTest {
         for (Configuration c : plan.configurations.subList(1, plan.configurations.size())) {
             assertEquals("seed-ssd", c.device, c.name);
             assertEquals("0.25", c.settings.scale, c.name);
-            // A balance's device is set from the harness's own task rate; its tasks get no producer unless given.
-            assertEquals(null, c.settings.producer, c.name);
+            // A balance's device is set from the harness's own task rate; the runner chooses its producer (auto).
+            assertEquals(BalanceFit.AUTO, c.settings.producer, c.name);
         }
+        assertTrue(header(plan).stream().anyMatch(l -> l.startsWith("# producer auto (the default): none, unless a "
+                + "device is a balance")), String.valueOf(header(plan)));
+        // What the runner chose for the device replaces auto in every configuration on it, said before the pairing.
+        Plan chosen = plan.withProducers(java.util.Map.of("seed-ssd", "gpu:166m"), List.of("producer on seed-ssd: "
+                + "gpu:166m (auto: why)"));
+        for (Configuration c : chosen.configurations.subList(1, chosen.configurations.size())) {
+            assertEquals("gpu:166m", c.settings.producer, c.name);
+        }
+        assertEquals(plan.header.size() + 1, chosen.header.size());
+        assertEquals("producer on seed-ssd: gpu:166m (auto: why)", chosen.header.get(chosen.header.size() - 2));
+        assertEquals(plan.header.get(plan.header.size() - 1), chosen.header.get(chosen.header.size() - 1));
+        Plan none = plan("--preset", "seed", "--device", "seed-ssd", "--producer", "none");
+        assertEquals(null, none.configurations.get(1).settings.producer, "none, given");
         Plan produced = plan("--preset", "seed", "--device", "seed-ssd", "--producer", "gpu:58260870");
         for (Configuration c : produced.configurations.subList(1, produced.configurations.size())) {
             assertEquals("gpu:58260870", c.settings.producer, c.name);

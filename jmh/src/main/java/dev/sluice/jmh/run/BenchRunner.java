@@ -1,9 +1,15 @@
 package dev.sluice.jmh.run;
 
+import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.device.TaskRateCache;
+import dev.sluice.core.run.BalanceFit;
 import dev.sluice.core.run.Metric;
 import dev.sluice.core.run.Prefault;
+import dev.sluice.core.run.Workload;
 import dev.sluice.jmh.SluiceBenchmarks;
 import dev.sluice.jmh.state.GateState;
+import dev.sluice.jmh.state.MemoryLimit;
+import dev.sluice.jmh.state.TrialDirectory;
 import dev.sluice.report.BenchPlan;
 import dev.sluice.report.BudgetAllocation;
 import dev.sluice.report.ChunkSchedule;
@@ -16,6 +22,7 @@ import dev.sluice.report.StoppingRule;
 import dev.sluice.report.WeightedShares;
 import dev.sluice.spi.Bytes;
 import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.WriterConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -137,7 +144,7 @@ public final class BenchRunner {
                 planArgs.addAll(List.of(name, args.get(i + 1)));
             }
         }
-        Plan plan = BenchPlan.plan(planArgs);
+        Plan plan = chooseProducers(BenchPlan.plan(planArgs));
         out = given != null ? Paths.get(given) : root.resolve("jmh/target/bench").resolve(plan.preset + "-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         checkOut(given != null ? given : out.toString());
@@ -161,6 +168,42 @@ public final class BenchRunner {
                 + "s");
         System.out.println(report);
         return 0;
+    }
+
+    /**
+     * The plan with the producer {@code auto} chosen for each device it names ({@link BalanceFit#resolve}: for a
+     * balance, this harness's task rate at the size's workload without a producer and the storage under a device,
+     * each measured here once per machine and kept in the task-rate cache); says each choice.
+     */
+    private Plan chooseProducers(Plan plan) throws Exception {
+        Map<String, String> chosen = new java.util.LinkedHashMap<>();
+        List<String> said = new ArrayList<>();
+        for (Configuration c : plan.configurations) {
+            Plan.Settings s = c.settings;
+            if (s.producer == null || !s.producer.equals(BalanceFit.AUTO) || chosen.containsKey(c.device)) {
+                continue;
+            }
+            DeviceSpec spec = DeviceSpec.parse("--device", c.device);
+            if (!spec.needsTaskRate() || c.size == null) {
+                chosen.put(c.device, null);
+                continue;
+            }
+            Workload workload = Workload.parse("--", c.size, s.scale, s.tasks, Workload.DEFAULT_PARTITIONS,
+                    Workload.DEFAULT_BATCHES, Workload.DEFAULT_BATCH_BYTES, Workload.DEFAULT_ROWS_PER_BATCH,
+                    Workload.DEFAULT_PARTITIONING, Workload.DEFAULT_KEYS, s.codec, Workload.DEFAULT_SEED,
+                    dev.sluice.core.input.SchemaSpec.DEFAULT);
+            // The forks' settings (WriterSettings' defaults): the calibration is theirs, in this JVM.
+            WriterConfig.Builder settings = WriterConfig.builder().partitions(workload.partitions)
+                    .threads(WriterConfig.Builder.DEFAULT_THREADS)
+                    .memoryLimit(MemoryLimit.parse("memoryLimit", BenchPlan.NO_LIMIT)).fsync(s.sync);
+            BalanceFit.Choice choice = BalanceFit.resolve(spec, workload, settings, TrialDirectory.base(),
+                    TaskRateCache.standard(), err);
+            chosen.put(c.device, choice.producer.isNone() ? null : choice.producer.toString());
+            String line = "producer on " + c.device + ": " + choice;
+            said.add(line);
+            err.println(script + ": " + line);
+        }
+        return chosen.isEmpty() ? plan : plan.withProducers(chosen, said);
     }
 
     private long started;

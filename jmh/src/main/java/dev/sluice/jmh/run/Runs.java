@@ -1,6 +1,7 @@
 package dev.sluice.jmh.run;
 
 import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.run.BalanceFit;
 import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.jmh.noise.NoiseFloorBenchmark;
 import dev.sluice.jmh.write.FloorBenchmark;
@@ -125,7 +126,13 @@ final class Runs {
         if (!DeviceSpec.NATIVE.equals(c.device)) {
             run.param(Params.DEVICE, c.device);
         }
-        if (s.producer != null) {
+        if (BalanceFit.AUTO.equals(s.producer)) {
+            // BenchRunner chooses it per device first (Plan.withProducers); on native storage it is none.
+            if (!DeviceSpec.NATIVE.equals(c.device)) {
+                throw new IllegalStateException("the producer auto of " + c.name + " on " + c.device
+                        + " was not chosen before its runs were made");
+            }
+        } else if (s.producer != null) {
             run.param(Params.PRODUCER, s.producer);
         }
         if (s.warmUp.equals(BenchmarkTerms.FULL)) {
