@@ -28,9 +28,8 @@ final class LoopDevices {
     /**
      * The upper device's queue: requests of at most {@link #REQUEST_KIB} KiB, as many as hold {@link #QUEUE_SECONDS}
      * of the device's rate, from {@link #MIN_REQUESTS} to {@link #MAX_REQUESTS} (2 to 8 MiB): a few MiB under
-     * writeback at once, as on a disk, rather than the whole cache. At 200 MiB/s, 16 requests fell 5 to 10% short of
-     * the rate in some checks (the throttle's bursts outran the queue; 1.064 to 1.123 of the fluid model at three
-     * times the cache against 0.994 to 1.039 with 64: docs/balance.md).
+     * writeback at once, as on a disk, rather than the whole cache. At 200 MiB/s a queue of 16 measured 0.998 to 1.073
+     * of the fluid model at three times the cache, one of 64 0.994 to 1.039 (docs/runs/device/queue/results.md).
      */
     static final int REQUEST_KIB = 128;
     static final double QUEUE_SECONDS = 0.04;
