@@ -16,9 +16,10 @@ for ((i = 0; i < ${#args[@]}; i += 2)); do
   esac
 done
 find_java "$jdk"
+set_java_flags # the runner measures a balance's task rate itself (--producer auto), with Arrow
 class_path "$jar"
 if [[ ! -f "$jar" ]]; then
   echo "$script: $jar is missing; building it (mvn -B -q -DskipTests package)" >&2
   (cd "$root" && JAVA_HOME="${jdk:-${JAVA_HOME:-}}" mvn -B -q -DskipTests package) || { echo "$script: build failed" >&2; exit 1; }
 fi
-SLUICE_ROOT="$root" exec "$java" -cp "$cp" dev.sluice.jmh.run.BenchRunner "$@"
+SLUICE_ROOT="$root" exec "$java" "${java_flags[@]}" -cp "$cp" dev.sluice.jmh.run.BenchRunner "$@"

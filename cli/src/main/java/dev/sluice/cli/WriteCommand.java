@@ -196,7 +196,9 @@ final class WriteCommand {
                         TaskRateCache.standard(), err);
                 workload = workload.withProducer(choice.producer);
                 producerChoice = choice.why;
-                err.println("sluice: producer " + choice);
+                if (device.needsTaskRate()) { // elsewhere auto is none, and nothing was measured for it
+                    err.println("sluice: producer " + choice);
+                }
             }
             TaskRate rate = device.needsTaskRate() ? TaskRateCalibration.find(workload, settings, outDir,
                     TaskRateCache.standard(), err) : null;

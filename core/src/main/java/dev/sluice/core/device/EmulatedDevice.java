@@ -175,7 +175,7 @@ public final class EmulatedDevice implements AutoCloseable {
             // A fluid device's writeback starter calls syncfs every 5 ms, and each call commits ext4's journal; with
             // barriers every commit sends a cache flush through both loop devices to the image (an fsync of it), 200
             // a second where a disk's file system commits every 5 s: near the storage's ceiling the flushes cost the
-            // device 4 to 8% of its rate (docs/runs/device/queue/results.md). The device is discarded after its run.
+            // device up to 8% of its rate (docs/runs/device/queue/results.md). The device is discarded after its run.
             Host.run("mount", "-o", mechanism == DeviceMechanism.FLUID ? "noatime,barrier=0" : "noatime", loop,
                     mount.toString());
             state.put("mounted", "true");
