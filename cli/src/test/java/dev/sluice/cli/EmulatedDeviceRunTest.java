@@ -81,38 +81,25 @@ class EmulatedDeviceRunTest {
     @Timeout(180)
     void aBalanceMeasuresTheHarnesssTaskRateOnceAndSetsTheDeviceFromIt() throws Exception {
         Path cache = dir.resolve("cache/task-rates.properties");
-        String before = System.getProperty(TaskRateCache.PROPERTY);
-        System.setProperty(TaskRateCache.PROPERTY, cache.toString());
-        try {
+        withTaskRateCache(cache, () -> {
             // A node whose disk per slot is half its task's rate; a gpu producer keeps the asked disk slow.
             // Small x 0.01: 4 MB a task, for the run and for the task rate it measures at the seed's Small.
             List<String> args = List.of("write", "--strategy", "buffered", "--size", "small", "--scale", "0.01",
                     "--tasks", "1", "--partitions", "7", "--threads", "2", "--producer", "gpu:16m", "--device",
                     "per-slot:write=8m:dirty=64m:produce=16m", "--out", dir.resolve("out").toString());
             for (int run = 0; run < 2; run++) {
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                ByteArrayOutputStream err = new ByteArrayOutputStream();
-                int status = SluiceCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                        new PrintStream(err, true, StandardCharsets.UTF_8));
-                String log = err.toString(StandardCharsets.UTF_8);
-                assertEquals(0, status, log);
-                String json = out.toString(StandardCharsets.UTF_8);
-                assertTrue(json.contains("\"balance\":0.5") && json.contains("\"taskRateMBps\":"), json);
-                assertTrue(log.contains(run == 0 ? "measuring this harness's task rate" : "task rate "), log);
+                Written w = write(args);
+                assertEquals(0, w.status, w.log);
+                assertTrue(w.json.contains("\"balance\":0.5") && w.json.contains("\"taskRateMBps\":"), w.json);
+                assertTrue(w.log.contains(run == 0 ? "measuring this harness's task rate" : "task rate "), w.log);
                 if (run == 1) {
-                    assertFalse(log.contains("measuring this harness's task rate"), "measured again: " + log);
-                    assertTrue(log.contains("from the cache " + cache), log);
+                    assertFalse(w.log.contains("measuring this harness's task rate"), "measured again: " + w.log);
+                    assertTrue(w.log.contains("from the cache " + cache), w.log);
                 }
             }
             assertTrue(Files.exists(cache));
             assertEquals(List.of(), records(), "device records are left");
-        } finally {
-            if (before == null) {
-                System.clearProperty(TaskRateCache.PROPERTY);
-            } else {
-                System.setProperty(TaskRateCache.PROPERTY, before);
-            }
-        }
+        });
     }
 
     @Test
@@ -120,35 +107,62 @@ class EmulatedDeviceRunTest {
     void aBalanceThatAsksMoreThanHalfTheStorageGetsAGpuProducerSaidAndRecordedAndBothMeasurementsAreKept()
             throws Exception {
         Path cache = dir.resolve("cache/task-rates.properties");
-        String before = System.getProperty(TaskRateCache.PROPERTY);
-        System.setProperty(TaskRateCache.PROPERTY, cache.toString());
-        try {
+        withTaskRateCache(cache, () -> {
             // A disk per slot a hundred times its task's rate: more than half of any storage this runs on.
             List<String> args = List.of("write", "--strategy", "buffered", "--size", "small", "--scale", "0.01",
                     "--tasks", "1", "--partitions", "7", "--threads", "2", "--device",
                     "per-slot:write=1600m:dirty=64m:produce=16m", "--out", dir.resolve("out").toString());
             for (int run = 0; run < 2; run++) {
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                ByteArrayOutputStream err = new ByteArrayOutputStream();
-                int status = SluiceCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                        new PrintStream(err, true, StandardCharsets.UTF_8));
-                String log = err.toString(StandardCharsets.UTF_8);
-                assertEquals(0, status, log);
-                String json = out.toString(StandardCharsets.UTF_8);
-                assertTrue(json.contains("\"producer\":\"gpu:") && json.contains("\"producerChoice\":\"with the "
-                        + "tasks as they are"), json);
-                assertTrue(log.contains("sluice: producer gpu:") && log.contains("more than 50% of the"), log);
+                Written w = write(args);
+                assertEquals(0, w.status, w.log);
+                assertTrue(w.json.contains("\"producer\":\"gpu:") && w.json.contains("\"producerChoice\":\"with "
+                        + "the tasks as they are"), w.json);
+                assertTrue(w.log.contains("sluice: producer gpu:") && w.log.contains("more than 50% of the"), w.log);
                 if (run == 0) {
-                    assertTrue(log.contains("measuring the storage under a device"), log);
+                    assertTrue(w.log.contains("measuring the storage under a device"), w.log);
                 } else {
-                    assertFalse(log.contains("measuring the storage under a device"), "measured again: " + log);
-                    assertFalse(log.contains("measuring this harness's task rate"), "measured again: " + log);
-                    assertTrue(log.contains("the storage under a device: ") && log.contains("from the cache "
-                            + cache), log);
+                    assertFalse(w.log.contains("measuring the storage under a device"), "measured again: " + w.log);
+                    assertFalse(w.log.contains("measuring this harness's task rate"), "measured again: " + w.log);
+                    assertTrue(w.log.contains("the storage under a device: ") && w.log.contains("from the cache "
+                            + cache), w.log);
                 }
             }
             assertEquals(List.of(), records(), "device records are left");
             assertFalse(anythingMountedUnder(dir), "mounts are left");
+        });
+    }
+
+    /** One write through the command line, in this process: its exit status, its JSON and its log. */
+    private static final class Written {
+        final int status;
+        final String json;
+        final String log;
+
+        Written(int status, String json, String log) {
+            this.status = status;
+            this.json = json;
+            this.log = log;
+        }
+    }
+
+    private static Written write(List<String> args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = SluiceCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Written(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** What a test does with the task-rate cache (and the storage's ceiling beside it) in a file of its own. */
+    private interface WithCache {
+        void run() throws Exception;
+    }
+
+    private static void withTaskRateCache(Path cache, WithCache body) throws Exception {
+        String before = System.getProperty(TaskRateCache.PROPERTY);
+        System.setProperty(TaskRateCache.PROPERTY, cache.toString());
+        try {
+            body.run();
         } finally {
             if (before == null) {
                 System.clearProperty(TaskRateCache.PROPERTY);
