@@ -74,8 +74,15 @@ final class LoopDevices {
         Host.write(Path.of("/sys/block", Path.of(loop).getFileName().toString(), "queue", "rotational"), "0");
     }
 
-    /** How many requests of {@link #REQUEST_KIB} KiB the queue of a device of {@code writeBytesPerSecond} holds. */
+    /**
+     * How many requests of {@link #REQUEST_KIB} KiB the queue of a device of {@code writeBytesPerSecond} holds; an
+     * unthrottled one (0, {@link StorageCeiling}'s) the most, so that what it measures is the storage's, not the
+     * queue's.
+     */
     static int queueRequests(long writeBytesPerSecond) {
+        if (writeBytesPerSecond <= 0) {
+            return MAX_REQUESTS;
+        }
         long requests = (long) Math.ceil(writeBytesPerSecond * QUEUE_SECONDS / (REQUEST_KIB * 1024.0));
         return (int) Math.max(MIN_REQUESTS, Math.min(MAX_REQUESTS, requests));
     }

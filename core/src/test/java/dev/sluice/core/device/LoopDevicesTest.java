@@ -15,5 +15,6 @@ class LoopDevicesTest {
         assertEquals(16, LoopDevices.queueRequests(33_500_000), "at least 16");
         assertEquals(64, LoopDevices.queueRequests(1_000_000_000), "at most 64");
         assertEquals(17, LoopDevices.queueRequests(50 * Bytes.MiB + 1), "whole requests, rounded up");
+        assertEquals(64, LoopDevices.queueRequests(0), "nothing throttled (the storage's ceiling): the most");
     }
 }
