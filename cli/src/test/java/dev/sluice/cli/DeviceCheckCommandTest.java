@@ -12,9 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.spi.Bytes;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,16 +46,10 @@ class DeviceCheckCommandTest {
     @TempDir
     Path dir;
 
-    private record Result(int status, String out, String err) {}
-
-    private Result check(List<String> args) {
+    private CliResult check(List<String> args) {
         List<String> all = new ArrayList<>(List.of("device", "check"));
         all.addAll(args);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = SluiceCli.run(all, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return CliResult.run(all);
     }
 
     static Stream<Arguments> invalid() {
@@ -81,10 +72,10 @@ class DeviceCheckCommandTest {
     void anInvalidArgumentExitsTwoNamingItAndMakesNothing(List<String> args, String message) throws Exception {
         List<String> withDir = new ArrayList<>(args);
         withDir.addAll(List.of("--dir", dir.toString()));
-        Result r = check(withDir);
-        assertEquals(SluiceCli.USAGE, r.status, r.err);
-        assertTrue(r.err.contains(message), "expected '" + message + "' in: " + r.err);
-        assertEquals("", r.out);
+        CliResult r = check(withDir);
+        assertEquals(SluiceCli.USAGE, r.status(), r.err());
+        assertTrue(r.err().contains(message), "expected '" + message + "' in: " + r.err());
+        assertEquals("", r.out());
         assertEquals(List.of(), listing(dir), "nothing is made in --dir");
     }
 
@@ -93,18 +84,18 @@ class DeviceCheckCommandTest {
         for (List<String> args : List.of(List.of("--help"), List.of(SPEC, "--help"), List.of(SPEC, "-h"))) {
             List<String> withDir = new ArrayList<>(args);
             withDir.addAll(List.of("--dir", dir.toString()));
-            Result r = check(withDir);
-            assertEquals(SluiceCli.OK, r.status, args + ": " + r.err);
-            assertTrue(r.out.startsWith("Usage: scripts/sluice device check SPEC"), args + ": " + r.out);
+            CliResult r = check(withDir);
+            assertEquals(SluiceCli.OK, r.status(), args + ": " + r.err());
+            assertTrue(r.out().startsWith("Usage: scripts/sluice device check SPEC"), args + ": " + r.out());
             for (String option : List.of("--bytes", "--writers", "--pace", "--mechanism", "--dir", "--rounds",
                     "--trace", "--strict", "Exit status: 0 measured")) {
-                assertTrue(r.out.contains(option), option + " missing from the usage: " + r.out);
+                assertTrue(r.out().contains(option), option + " missing from the usage: " + r.out());
             }
             assertEquals(List.of(), listing(dir), "nothing is made in --dir");
         }
-        Result none = check(List.of());
-        assertEquals(SluiceCli.USAGE, none.status);
-        assertTrue(none.err.startsWith("Usage: scripts/sluice device check SPEC"), none.err);
+        CliResult none = check(List.of());
+        assertEquals(SluiceCli.USAGE, none.status());
+        assertTrue(none.err().startsWith("Usage: scripts/sluice device check SPEC"), none.err());
     }
 
     @Test
@@ -114,10 +105,10 @@ class DeviceCheckCommandTest {
         Assumptions.assumeTrue(missing == null, "no emulated device here: it needs " + missing);
         Set<Integer> loopsBefore = loopNumbers();
 
-        Result r = check(List.of(SPEC, "--bytes", "32m", "--rounds", "2", "--dir", dir.toString()));
-        assertEquals(SluiceCli.OK, r.status, r.err);
-        String json = r.out.trim();
-        assertEquals(1, json.lines().count(), "one line of JSON: " + r.out);
+        CliResult r = check(List.of(SPEC, "--bytes", "32m", "--rounds", "2", "--dir", dir.toString()));
+        assertEquals(SluiceCli.OK, r.status(), r.err());
+        String json = r.out().trim();
+        assertEquals(1, json.lines().count(), "one line of JSON: " + r.out());
         assertTrue(json.startsWith("{") && json.endsWith("}"), json);
         for (String field : FIELDS) {
             assertTrue(json.contains("\"" + field + "\":"), field + " missing from " + json);
@@ -153,7 +144,7 @@ class DeviceCheckCommandTest {
         Matcher second = Pattern.compile("\\{\"round\":2,\"measuredMillis\":([0-9.]+)").matcher(rounds);
         assertTrue(second.find(), rounds);
         assertEquals(Double.parseDouble(second.group(1)), number(json, "measuredMillis"), 0.0, json);
-        assertTrue(r.err.contains("round 1 of 2") && r.err.contains("round 2 of 2"), r.err);
+        assertTrue(r.err().contains("round 1 of 2") && r.err().contains("round 2 of 2"), r.err());
 
         assertEquals(List.of(), listing(dir), "what --dir holds after the check");
         assertEquals(Set.of(), newLoopDevices(loopsBefore, dir), "loop devices left");

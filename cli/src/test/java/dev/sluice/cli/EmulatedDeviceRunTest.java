@@ -11,9 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.device.TaskRateCache;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -88,13 +85,13 @@ class EmulatedDeviceRunTest {
                     "--tasks", "1", "--partitions", "7", "--threads", "2", "--producer", "gpu:16m", "--device",
                     "per-slot:write=8m:dirty=64m:produce=16m", "--out", dir.resolve("out").toString());
             for (int run = 0; run < 2; run++) {
-                Written w = write(args);
-                assertEquals(0, w.status, w.log);
-                assertTrue(w.json.contains("\"balance\":0.5") && w.json.contains("\"taskRateMBps\":"), w.json);
-                assertTrue(w.log.contains(run == 0 ? "measuring this harness's task rate" : "task rate "), w.log);
+                CliResult w = CliResult.run(args);
+                assertEquals(0, w.status(), w.err());
+                assertTrue(w.out().contains("\"balance\":0.5") && w.out().contains("\"taskRateMBps\":"), w.out());
+                assertTrue(w.err().contains(run == 0 ? "measuring this harness's task rate" : "task rate "), w.err());
                 if (run == 1) {
-                    assertFalse(w.log.contains("measuring this harness's task rate"), "measured again: " + w.log);
-                    assertTrue(w.log.contains("from the cache " + cache), w.log);
+                    assertFalse(w.err().contains("measuring this harness's task rate"), "measured again: " + w.err());
+                    assertTrue(w.err().contains("from the cache " + cache), w.err());
                 }
             }
             assertTrue(Files.exists(cache));
@@ -113,44 +110,23 @@ class EmulatedDeviceRunTest {
                     "--tasks", "1", "--partitions", "7", "--threads", "2", "--device",
                     "per-slot:write=1600m:dirty=64m:produce=16m", "--out", dir.resolve("out").toString());
             for (int run = 0; run < 2; run++) {
-                Written w = write(args);
-                assertEquals(0, w.status, w.log);
-                assertTrue(w.json.contains("\"producer\":\"gpu:") && w.json.contains("\"producerChoice\":\"with "
-                        + "the tasks as they are"), w.json);
-                assertTrue(w.log.contains("sluice: producer gpu:") && w.log.contains("more than 50% of the"), w.log);
+                CliResult w = CliResult.run(args);
+                assertEquals(0, w.status(), w.err());
+                assertTrue(w.out().contains("\"producer\":\"gpu:") && w.out().contains("\"producerChoice\":\"with "
+                        + "the tasks as they are"), w.out());
+                assertTrue(w.err().contains("sluice: producer gpu:") && w.err().contains("more than 50% of the"), w.err());
                 if (run == 0) {
-                    assertTrue(w.log.contains("measuring the storage under a device"), w.log);
+                    assertTrue(w.err().contains("measuring the storage under a device"), w.err());
                 } else {
-                    assertFalse(w.log.contains("measuring the storage under a device"), "measured again: " + w.log);
-                    assertFalse(w.log.contains("measuring this harness's task rate"), "measured again: " + w.log);
-                    assertTrue(w.log.contains("the storage under a device: ") && w.log.contains("from the cache "
-                            + cache), w.log);
+                    assertFalse(w.err().contains("measuring the storage under a device"), "measured again: " + w.err());
+                    assertFalse(w.err().contains("measuring this harness's task rate"), "measured again: " + w.err());
+                    assertTrue(w.err().contains("the storage under a device: ") && w.err().contains("from the cache "
+                            + cache), w.err());
                 }
             }
             assertEquals(List.of(), records(), "device records are left");
             assertFalse(anythingMountedUnder(dir), "mounts are left");
         });
-    }
-
-    /** One write through the command line, in this process: its exit status, its JSON and its log. */
-    private static final class Written {
-        final int status;
-        final String json;
-        final String log;
-
-        Written(int status, String json, String log) {
-            this.status = status;
-            this.json = json;
-            this.log = log;
-        }
-    }
-
-    private static Written write(List<String> args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = SluiceCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Written(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     /** What a test does with the task-rate cache (and the storage's ceiling beside it) in a file of its own. */
