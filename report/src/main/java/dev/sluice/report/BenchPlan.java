@@ -264,9 +264,7 @@ public final class BenchPlan {
         // Parses every size with the rest, so that a bad scale or task count is refused here, not in a fork.
         Workload any = null;
         for (String size : sizes) {
-            any = Workload.parse("--", size, scale, tasks, Workload.DEFAULT_PARTITIONS, Workload.DEFAULT_BATCHES,
-                    Workload.DEFAULT_BATCH_BYTES, Workload.DEFAULT_ROWS_PER_BATCH, Workload.DEFAULT_PARTITIONING,
-                    Workload.DEFAULT_KEYS, codec, Workload.DEFAULT_SEED, dev.sluice.core.input.SchemaSpec.DEFAULT);
+            any = Workload.planned(size, scale, tasks, codec);
         }
         int taskCount = any.tasks;
         List<String> header = new ArrayList<>();

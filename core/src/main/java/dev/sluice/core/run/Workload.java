@@ -80,6 +80,17 @@ public final class Workload {
     }
 
     /**
+     * A benchmark plan's workload: {@code size} at {@code scale}, {@code tasks} at once, {@code codec}, every other
+     * parameter its default (what a configuration of {@code scripts/bench.sh} runs); parsed and checked as {@link
+     * #parse} does, its errors naming {@code --} options.
+     */
+    public static Workload planned(String size, String scale, String tasks, String codec) {
+        return parse("--", size, scale, tasks, DEFAULT_PARTITIONS, DEFAULT_BATCHES, DEFAULT_BATCH_BYTES,
+                DEFAULT_ROWS_PER_BATCH, DEFAULT_PARTITIONING, DEFAULT_KEYS, codec, DEFAULT_SEED,
+                dev.sluice.core.input.SchemaSpec.DEFAULT);
+    }
+
+    /**
      * Parses and checks the workload parameters; {@code prefix} is how their names are written in errors ({@code --}
      * on the command line, nothing in JMH).
      */

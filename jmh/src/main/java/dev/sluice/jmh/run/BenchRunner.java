@@ -8,8 +8,8 @@ import dev.sluice.core.run.Prefault;
 import dev.sluice.core.run.Workload;
 import dev.sluice.jmh.SluiceBenchmarks;
 import dev.sluice.jmh.state.GateState;
-import dev.sluice.jmh.state.MemoryLimit;
 import dev.sluice.jmh.state.TrialDirectory;
+import dev.sluice.jmh.state.WriterSettings;
 import dev.sluice.report.BenchPlan;
 import dev.sluice.report.BudgetAllocation;
 import dev.sluice.report.ChunkSchedule;
@@ -188,14 +188,10 @@ public final class BenchRunner {
                 chosen.put(c.device, null);
                 continue;
             }
-            Workload workload = Workload.parse("--", c.size, s.scale, s.tasks, Workload.DEFAULT_PARTITIONS,
-                    Workload.DEFAULT_BATCHES, Workload.DEFAULT_BATCH_BYTES, Workload.DEFAULT_ROWS_PER_BATCH,
-                    Workload.DEFAULT_PARTITIONING, Workload.DEFAULT_KEYS, s.codec, Workload.DEFAULT_SEED,
-                    dev.sluice.core.input.SchemaSpec.DEFAULT);
+            Workload workload = Workload.planned(c.size, s.scale, s.tasks, s.codec);
             // The forks' settings (WriterSettings' defaults): the calibration is theirs, in this JVM.
-            WriterConfig.Builder settings = WriterConfig.builder().partitions(workload.partitions)
-                    .threads(WriterConfig.Builder.DEFAULT_THREADS)
-                    .memoryLimit(MemoryLimit.parse("memoryLimit", BenchPlan.NO_LIMIT)).fsync(s.sync);
+            WriterConfig.Builder settings = WriterSettings.config(workload, WriterConfig.Builder.DEFAULT_THREADS,
+                    BenchPlan.NO_LIMIT, s.sync);
             BalanceFit.Choice choice = BalanceFit.resolve(spec, workload, settings, TrialDirectory.base(),
                     TaskRateCache.standard(), err);
             chosen.put(c.device, choice.producer.isNone() ? null : choice.producer.toString());

@@ -90,6 +90,11 @@ public class WriterSettings {
 
     /** The configuration of a strategy with memory limit {@code limit} (one of {@link #memoryLimits}), without its output directory. */
     public WriterConfig.Builder config(Workload workload, String limit) {
+        return config(workload, threads, limit, sync);
+    }
+
+    /** The same for settings given as values: what a fork with these parameters would use. */
+    public static WriterConfig.Builder config(Workload workload, int threads, String limit, boolean sync) {
         return WriterConfig.builder().partitions(workload.partitions).threads(threads)
                 .memoryLimit(MemoryLimit.parse("memoryLimit", limit)).fsync(sync);
     }
