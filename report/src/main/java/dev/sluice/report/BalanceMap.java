@@ -2,43 +2,58 @@ package dev.sluice.report;
 
 import dev.sluice.core.device.DeviceProfile;
 import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.device.FluidDisk;
+import dev.sluice.core.device.MapStageModel;
 import dev.sluice.core.input.DataSize;
+import dev.sluice.core.run.Metric;
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * The crossover map ({@code scripts/bench.sh --preset balance}): for every machine balance measured (disk write
- * bandwidth and dirty page cache per task slot, as the runs' {@code device} parameter gave them) and every size, each
- * strategy's mapper-stage time against the baseline's in the same run (the run's first strategy, per-batch in the
- * balance preset), and the crossover: the smallest size from which a strategy is faster than the baseline at that
- * size and every larger one, with the whole interval of the improvement above zero. Figures per slot are at full
- * scale: a run at data scale f had f times the dirty cache, as similarity asks, and is reported as the node it stands
- * for.
+ * The crossover map ({@code scripts/bench.sh --preset balance}): for every machine balance measured and every size,
+ * each strategy's mapper-stage time against the baseline's in the same run (the run's first strategy, per-batch in the
+ * balance preset), beside what a fluid disk of the same figures predicts ({@link MapStageModel}), and the crossover:
+ * the smallest size from which a strategy is faster than the baseline at that size and every larger one, with the whole
+ * interval of the improvement above zero (for the model: above zero). A balance is the disk per task slot over the
+ * rate a slot's map task makes its output, with the dirty cache per slot ({@code per-slot:...:produce=}, the balance
+ * preset's devices), which carries over between harnesses; an older run's absolute devices (disk in MB/s per slot)
+ * are read as before. Figures per slot are at full scale: a run at data scale f had f times the dirty cache, as
+ * similarity asks, and is reported as the node it stands for.
  */
 public final class BalanceMap {
     /** One machine balance: per task slot, at full scale. */
     static final class Balance implements Comparable<Balance> {
         final String device;
-        /** MB/s per slot, or +infinity for native storage. */
+        /** The disk per slot over the task rate per slot; NaN for an absolute device or native storage. */
+        final double ratio;
+        /** MB/s per slot for an absolute device, +infinity for native storage, NaN for a balance. */
         final double writeMBps;
         /** GB of dirty cache per slot, or NaN where the kernel's own settings apply. */
         final double dirtyGB;
 
-        Balance(String device, double writeMBps, double dirtyGB) {
+        Balance(String device, double ratio, double writeMBps, double dirtyGB) {
             this.device = device;
+            this.ratio = ratio;
             this.writeMBps = writeMBps;
             this.dirtyGB = dirtyGB;
         }
@@ -47,29 +62,45 @@ public final class BalanceMap {
             String device = row.param("device").isEmpty() ? DeviceSpec.NATIVE : row.param("device");
             DeviceSpec spec = DeviceSpec.parse("device", device);
             if (spec.isNative()) {
-                return new Balance(device, Double.POSITIVE_INFINITY, Double.NaN);
+                return new Balance(device, Double.NaN, Double.POSITIVE_INFINITY, Double.NaN);
+            }
+            if (spec.needsTaskRate()) {
+                DeviceProfile profile = spec.profile();
+                return new Balance(device, profile.balance(), Double.NaN, profile.dirtyPerSlot() / 1e9);
             }
             int tasks = Integer.parseInt(row.param("tasks"));
             double scale = Double.parseDouble(row.param("scale"));
             DeviceProfile.Emulation e = spec.resolve(tasks, scale);
-            return new Balance(device, e.writeBytesPerSecond / 1e6 / tasks, e.dirtyBytes / 1e9 / tasks / scale);
+            return new Balance(device, Double.NaN, e.writeBytesPerSecond / 1e6 / tasks,
+                    e.dirtyBytes / 1e9 / tasks / scale);
+        }
+
+        boolean relative() {
+            return !Double.isNaN(ratio);
         }
 
         String label() {
-            return Double.isInfinite(writeMBps) ? "native disk, the kernel's own dirty limits"
+            return relative() ? String.format(Locale.ROOT, "disk %.2f x the task rate, %.2f GB dirty cache per slot",
+                    ratio, dirtyGB)
+                    : Double.isInfinite(writeMBps) ? "native disk, the kernel's own dirty limits"
                     : String.format(Locale.ROOT, "%.0f MB/s and %.2f GB dirty cache per slot", writeMBps, dirtyGB);
         }
 
         String file() {
-            return Double.isInfinite(writeMBps) ? "balance-native.png"
+            return relative() ? String.format(Locale.ROOT, "balance-%.2fx-%.2fGB.png", ratio, dirtyGB)
+                    : Double.isInfinite(writeMBps) ? "balance-native.png"
                     : String.format(Locale.ROOT, "balance-%.0fMBps-%.2fGB.png", writeMBps, dirtyGB);
+        }
+
+        /** Balances first (by ratio), then absolute devices (by bandwidth), native storage last; then the cache. */
+        private double[] key() {
+            return new double[] {relative() ? 0 : Double.isInfinite(writeMBps) ? 2 : 1,
+                    relative() ? ratio : writeMBps, Double.isNaN(dirtyGB) ? 0 : dirtyGB};
         }
 
         @Override
         public int compareTo(Balance o) {
-            int c = Double.compare(writeMBps, o.writeMBps);
-            return c != 0 ? c : Double.compare(Double.isNaN(dirtyGB) ? 0 : dirtyGB, Double.isNaN(o.dirtyGB) ? 0
-                    : o.dirtyGB);
+            return Arrays.compare(key(), o.key());
         }
 
         @Override
@@ -79,26 +110,44 @@ public final class BalanceMap {
 
         @Override
         public int hashCode() {
-            return Double.hashCode(writeMBps) * 31 + Double.hashCode(Double.isNaN(dirtyGB) ? 0 : dirtyGB);
+            return Arrays.hashCode(key());
         }
     }
 
-    /** A strategy against the baseline at one size: the improvement (the baseline's time over the strategy's, minus 1). */
+    /**
+     * A strategy against the baseline at one size: the improvement (the baseline's time over the strategy's, minus 1)
+     * with its interval, and what the fluid model predicts for it (NaN where the run does not give the model's
+     * figures: native storage, an absolute device without a task rate).
+     */
     static final class Cell {
         final double improvement;
         final double low;
         final double high;
+        final boolean paired;
+        final double model;
 
-        Cell(double improvement, double low, double high) {
+        Cell(double improvement, double low, double high, boolean paired, double model) {
             this.improvement = improvement;
             this.low = low;
             this.high = high;
+            this.paired = paired;
+            this.model = model;
         }
 
         boolean faster() {
             return low > 0; // false for NaN: no interval, no claim
         }
+
+        boolean modelFaster() {
+            return model > MODEL_TIE; // false for NaN
+        }
     }
+
+    /**
+     * Below this the model's improvement counts as none: a fluid disk that never holds either writer back gives both
+     * the time to make the output, equal but for rounding.
+     */
+    static final double MODEL_TIE = 1e-6;
 
     private BalanceMap() {}
 
@@ -128,24 +177,28 @@ public final class BalanceMap {
         strategies.remove(baseline);
         StringBuilder md = new StringBuilder();
         md.append("# The crossover map\n\n");
-        md.append("Each row: a machine balance (disk write bandwidth and dirty page cache per task slot, at full scale), "
-                + "a size, " + baseline + "'s mapper stage (mean ± JMH's 99.9% error) and each strategy's against it in "
-                + "the same run: the improvement (" + baseline + "'s time / the strategy's - 1, from the geometric means of "
-                + "their "
-                + "waves) with its 99% interval (Welch's t on the logarithms of the waves' times). The crossover is the "
-                + "smallest size from which a strategy is faster with its whole interval above 0 at that size and every "
-                + "larger one. Results: `" + resultLink + "`.\n\n");
+        md.append("Each row: a machine balance (the disk per task slot over the rate a slot's map task makes its "
+                + "output, and the dirty page cache per slot, at full scale), a size, " + baseline + "'s mapper stage "
+                + "(mean ± JMH's 99.9% error) and each strategy's against it in the same run: the improvement ("
+                + baseline + "'s time / the strategy's - 1) with its 99% interval (paired waves: the geometric mean "
+                + "of the pairs' ratios, Student's t on their logarithms; unpaired: the geometric means' ratio, "
+                + "Welch's t on the logarithms of the waves' times), and beside it the fluid model's improvement for "
+                + "the same run (`MapStageModel`): a disk of the device's rate and cache (`FluidDisk`), the run's "
+                + "tasks each making its map output (`wave.dataBytesPerTask`) at the task rate the device was set "
+                + "from (`device.taskRateMBps`), and writing the strategy's measured bytes (`io.amplification`: "
+                + "per-batch's two copies) as its waves did: the share measured at commit (`io.atCommitShare`: "
+                + "per-batch's copy, buffered's whole output) at once when the output is made, the rest as it is "
+                + "made; nothing fitted. "
+                + "The crossover is the smallest size from which a strategy is faster with its whole interval above 0 "
+                + "at that size and every larger one (the model's: above 0). Results: `" + resultLink + "`.\n\n");
         md.append("| balance per slot | size | " + baseline + " (ms) |");
         for (String s : strategies) {
-            md.append(' ').append(s).append(" |");
+            md.append(' ').append(s).append(" | ").append(s).append(", fluid model |");
         }
-        md.append("\n|---|---|---|").append("---|".repeat(strategies.size())).append('\n');
+        md.append("\n|---|---|---|").append("---|---|".repeat(strategies.size())).append('\n');
         Map<Balance, Map<String, String>> crossovers = new LinkedHashMap<>();
         for (Map.Entry<Balance, Map<String, Map<String, JmhResults.Row>>> e : byBalance.entrySet()) {
             Balance balance = e.getKey();
-            double[][] values = new double[strategies.size()][sizes.size()];
-            double[][] lows = new double[strategies.size()][sizes.size()];
-            double[][] highs = new double[strategies.size()][sizes.size()];
             Map<String, Cell[]> cells = new LinkedHashMap<>();
             for (String s : strategies) {
                 cells.put(s, new Cell[sizes.size()]);
@@ -156,26 +209,28 @@ public final class BalanceMap {
                 md.append("| ").append(balance.label()).append(" | ").append(sizes.get(i)).append(" | ")
                         .append(base == null ? "-" : String.format(Locale.ROOT, "%.0f ± %s", base.score,
                                 error(base))).append(" |");
-                for (int s = 0; s < strategies.size(); s++) {
-                    JmhResults.Row row = bySize == null ? null : bySize.get(strategies.get(s));
+                for (String strategy : strategies) {
+                    JmhResults.Row row = bySize == null ? null : bySize.get(strategy);
                     Cell cell = base == null || row == null ? null : cell(base, row);
-                    cells.get(strategies.get(s))[i] = cell;
-                    values[s][i] = cell == null ? Double.NaN : 100 * cell.improvement;
-                    lows[s][i] = cell == null ? Double.NaN : 100 * cell.low;
-                    highs[s][i] = cell == null ? Double.NaN : 100 * cell.high;
+                    cells.get(strategy)[i] = cell;
                     md.append(' ').append(cell == null ? "-" : Double.isNaN(cell.low)
                             ? String.format(Locale.ROOT, "%+.1f%% (no interval: one wave)", 100 * cell.improvement)
                             : String.format(Locale.ROOT, "%+.1f%% [%+.1f, %+.1f]", 100 * cell.improvement,
-                            100 * cell.low, 100 * cell.high)).append(" |");
+                            100 * cell.low, 100 * cell.high)).append(" | ")
+                            .append(cell == null || Double.isNaN(cell.model) ? "-"
+                                    : String.format(Locale.ROOT, "%+.1f%%", 100 * cell.model)).append(" |");
                 }
                 md.append('\n');
             }
             Map<String, String> crossing = new LinkedHashMap<>();
             for (String s : strategies) {
-                crossing.put(s, crossover(sizes, cells.get(s)));
+                String measured = crossover(sizes, cells.get(s), Cell::faster);
+                boolean modelled = Arrays.stream(cells.get(s)).anyMatch(c -> c != null && !Double.isNaN(c.model));
+                crossing.put(s, modelled ? measured + " (model: " + crossover(sizes, cells.get(s), Cell::modelFaster)
+                        + ")" : measured);
             }
             crossovers.put(balance, crossing);
-            chart(outDir.resolve(balance.file()), balance.label(), baseline, sizes, strategies, values, lows, highs);
+            chart(outDir.resolve(balance.file()), balance.label(), baseline, sizes, strategies, cells);
         }
         md.append("\n## Crossover size by balance\n\n| balance per slot |");
         for (String s : strategies) {
@@ -189,7 +244,8 @@ public final class BalanceMap {
             }
             md.append('\n');
         }
-        md.append("\n## Charts\n\n");
+        md.append("\n## Charts\n\nSolid: the measured improvement with its interval (cut at the chart's edge); dashed: "
+                + "the fluid model's.\n\n");
         for (Balance b : byBalance.keySet()) {
             md.append("![").append(b.label()).append("](").append(b.file()).append(")\n\n");
         }
@@ -202,26 +258,74 @@ public final class BalanceMap {
     static final double CONFIDENCE = 0.99;
 
     /**
-     * The improvement of {@code row} over {@code base} (the baseline's time over the strategy's, minus 1: the ratio of
-     * their geometric means), with a {@value #CONFIDENCE} interval from Welch's t on the logarithms of both runs' wave
-     * times (a ratio's interval; the Welch-Satterthwaite degrees of freedom). JMH's own 99.9% error of three waves uses
-     * t = 31.6 and says nothing of a ratio; waves of one device and size spread by a few percent, which this interval
-     * keeps. Fewer than two waves on either side: no interval (NaN bounds), and no crossover is claimed from it.
+     * The improvement of {@code row} over {@code base} (the baseline's time over the strategy's, minus 1), with its
+     * {@value #CONFIDENCE} interval, and the fluid model's improvement for the same figures ({@link #model}). Paired
+     * rows (waves of one fork taking turns, as many of each): the geometric mean of the pairs' ratios with Student's t
+     * on their logarithms ({@link PairedRatio}), so that what drifts between rounds cancels. Unpaired: the ratio of
+     * the geometric means with Welch's t on the logarithms of both runs' wave times (the Welch-Satterthwaite degrees of
+     * freedom); JMH's own 99.9% error of three waves uses t = 31.6 and says nothing of a ratio. Fewer than two waves on
+     * either side: no interval (NaN bounds), and no crossover is claimed from it.
      */
     static Cell cell(JmhResults.Row base, JmhResults.Row row) {
-        // The strategy's time over the baseline's, inverted: the baseline's over the strategy's.
+        double model = model(base, row);
+        PairedRatio paired = !row.pairing().isEmpty() && !base.pairing().isEmpty()
+                ? PairedRows.of(row.runs, base.runs) : null;
+        if (paired != null) {
+            // The strategy's time over the baseline's, inverted: the baseline's over the strategy's.
+            return new Cell(1 / paired.ratio - 1, 1 / paired.high - 1, 1 / paired.low - 1, true, model);
+        }
         Stats.Interval r = Stats.welch(base.runs, row.runs, CONFIDENCE);
-        return new Cell(1 / r.ratio - 1, 1 / r.high - 1, 1 / r.low - 1);
+        return new Cell(1 / r.ratio - 1, 1 / r.high - 1, 1 / r.low - 1, false, model);
     }
 
-    /** The smallest size from which the strategy is faster at every larger size; "none" if never, "-" if unknown. */
-    static String crossover(List<String> sizes, Cell[] cells) {
+    /**
+     * What a fluid disk predicts for {@code row}'s improvement over {@code base} in the same run ({@link MapStageModel}):
+     * the device's rate and dirty cache, the run's tasks, the task rate the device was set from, each strategy's map
+     * output per task and its amplification, every byte written as it is made. NaN where a figure is missing (native
+     * storage; an absolute device, which records no task rate).
+     */
+    static double model(JmhResults.Row base, JmhResults.Row row) {
+        OptionalDouble rate = row.metric(Metric.DEVICE_WRITE_MBPS);
+        OptionalDouble dirty = row.metric(Metric.DEVICE_DIRTY_MB);
+        OptionalDouble taskRate = row.metric(Metric.DEVICE_TASK_RATE_MBPS);
+        String tasks = row.param("tasks");
+        if (rate.isEmpty() || dirty.isEmpty() || taskRate.isEmpty() || tasks.isEmpty() || !(rate.getAsDouble() > 0)
+                || !(taskRate.getAsDouble() > 0)) {
+            return Double.NaN;
+        }
+        MapStageModel stage = new MapStageModel(new FluidDisk(rate.getAsDouble() * 1e6, dirty.getAsDouble() * 1e6),
+                Integer.parseInt(tasks), taskRate.getAsDouble() * 1e6);
+        double baseSeconds = seconds(stage, base);
+        double rowSeconds = seconds(stage, row);
+        return baseSeconds / rowSeconds - 1;
+    }
+
+    /**
+     * One row's time in the model: its map output per task, times its amplification, written as its waves wrote it
+     * ({@code io.atCommitShare}: the share at commit; a run from before it was measured, every byte as it is made).
+     */
+    private static double seconds(MapStageModel stage, JmhResults.Row row) {
+        OptionalDouble bytes = row.metric(Metric.WAVE_DATA_BYTES_PER_TASK);
+        OptionalDouble amplification = row.metric(Metric.IO_AMPLIFICATION);
+        if (bytes.isEmpty() || amplification.isEmpty()) {
+            return Double.NaN;
+        }
+        double atCommit = row.metric(Metric.IO_AT_COMMIT_SHARE).orElse(0);
+        return stage.seconds(bytes.getAsDouble(), new MapStageModel.WriteShape(amplification.getAsDouble(),
+                Math.max(0, Math.min(1, atCommit))));
+    }
+
+    /**
+     * The smallest size from which {@code faster} holds at every larger size; "none" if never, "-" if a size from the
+     * largest down has no comparison.
+     */
+    static String crossover(List<String> sizes, Cell[] cells, Predicate<Cell> faster) {
         String from = null;
         for (int i = sizes.size() - 1; i >= 0; i--) {
             if (cells[i] == null) {
                 return from == null ? "-" : from;
             }
-            if (!cells[i].faster()) {
+            if (!faster.test(cells[i])) {
                 break;
             }
             from = sizes.get(i);
@@ -236,26 +340,81 @@ public final class BalanceMap {
         return Double.isNaN(row.error) ? "none (one wave)" : String.format(Locale.ROOT, "%.0f", row.error);
     }
 
+    /**
+     * One balance's chart: each strategy's measured improvement against the size (its 99% interval as whiskers, cut
+     * at the chart's edge where a few noisy pairs make it wider than the chart) and the fluid model's as a dashed line
+     * of the same colour.
+     */
     private static void chart(Path png, String title, String baseline, List<String> sizes, List<String> strategies,
-                              double[][] values, double[][] lows, double[][] highs) throws IOException {
-        CategoryChart chart = new CategoryChartBuilder().width(900).height(500).title(title)
-                .xAxisTitle("data size per map task").yAxisTitle("improvement over " + baseline + " (%)").build();
+                              Map<String, Cell[]> cells) throws IOException {
+        XYChart chart = new XYChartBuilder().width(900).height(500).title(title)
+                .xAxisTitle("input per map task at full scale (GB)")
+                .yAxisTitle("improvement over " + baseline + " (%)").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
-        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-        chart.getStyler().setPlotGridVerticalLinesVisible(false);
+        chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setYAxisDecimalPattern("#,##0");
-        for (int s = 0; s < strategies.size(); s++) {
-            List<Double> y = new ArrayList<>();
-            List<Double> e = new ArrayList<>();
-            for (int i = 0; i < sizes.size(); i++) {
-                double v = values[s][i];
-                y.add(Double.isNaN(v) ? 0.0 : v);
-                // XChart's whiskers are symmetric: the larger side of the interval, so none is understated.
-                double half = Math.max(Math.abs(highs[s][i] - v), Math.abs(v - lows[s][i]));
-                e.add(Double.isNaN(half) || Double.isInfinite(half) ? 0.0 : half);
+        chart.getStyler().setXAxisDecimalPattern("0.0");
+        double low = 0;
+        double high = 0;
+        for (Cell[] row : cells.values()) {
+            for (Cell cell : row) {
+                if (cell != null) {
+                    low = Math.min(low, finite(100 * cell.improvement, low));
+                    high = Math.max(high, Math.max(finite(100 * cell.improvement, high), finite(100 * cell.model,
+                            high)));
+                }
             }
-            chart.addSeries(strategies.get(s), sizes, y, e);
+        }
+        // Room for the intervals of points near the edge; wider intervals are cut there.
+        double margin = Math.max(25, (high - low) / 2);
+        double top = high + margin;
+        double bottom = low - margin;
+        chart.getStyler().setYAxisMax(top);
+        chart.getStyler().setYAxisMin(bottom);
+        Color[] colors = chart.getStyler().getSeriesColors();
+        for (int s = 0; s < strategies.size(); s++) {
+            Color color = colors[s % colors.length];
+            List<Double> x = new ArrayList<>();
+            List<Double> y = new ArrayList<>();
+            List<Double> whiskers = new ArrayList<>();
+            List<Double> modelX = new ArrayList<>();
+            List<Double> model = new ArrayList<>();
+            Cell[] row = cells.get(strategies.get(s));
+            for (int i = 0; i < sizes.size(); i++) {
+                Cell cell = row[i];
+                double gb = DataSize.parse("size", sizes.get(i)).bytes() / 1e9;
+                if (cell == null) {
+                    continue;
+                }
+                double v = 100 * cell.improvement;
+                x.add(gb);
+                y.add(v);
+                // XChart's whiskers are symmetric: the larger side of the interval, so none is understated, cut at
+                // the chart's edge.
+                double half = Math.max(Math.abs(100 * cell.high - v), Math.abs(v - 100 * cell.low));
+                whiskers.add(Double.isFinite(half) ? Math.min(half, top - bottom) : 0.0);
+                if (!Double.isNaN(cell.model)) {
+                    modelX.add(gb);
+                    model.add(100 * cell.model);
+                }
+            }
+            if (!x.isEmpty()) {
+                XYSeries measured = chart.addSeries(strategies.get(s), x, y, whiskers);
+                measured.setLineColor(color);
+                measured.setMarkerColor(color);
+                measured.setMarker(SeriesMarkers.CIRCLE);
+            }
+            if (!model.isEmpty()) {
+                XYSeries line = chart.addSeries(strategies.get(s) + ", fluid model", modelX, model);
+                line.setLineColor(color);
+                line.setLineStyle(SeriesLines.DASH_DASH);
+                line.setMarker(SeriesMarkers.NONE);
+            }
         }
         BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    private static double finite(double value, double otherwise) {
+        return Double.isFinite(value) ? value : otherwise;
     }
 }

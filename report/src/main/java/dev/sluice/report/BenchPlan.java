@@ -95,24 +95,33 @@ public final class BenchPlan {
 
     /** The crossover map's strategies: the baseline, both PRs and the best consolidation. */
     public static final List<String> BALANCE = List.of("per-batch", "buffered", "async", Presets.CONSOLIDATED_BEST);
-    /** The map's write bandwidths per task slot (MB/s) on emulated devices; native storage is the last column. */
-    static final List<Integer> BALANCE_WRITE_MBPS = List.of(25, 50, 100);
+    /**
+     * The map's balances: the disk per task slot over the rate a slot's map task makes its output, around the seed's
+     * (0.774, docs/balance.md): half of it, about it, and twice it, where a fluid disk says consolidation's gain
+     * starts later and, from a balance of 2 (per-batch's second copy as fast as its first), never comes.
+     */
+    static final List<Double> BALANCE_RATIOS = List.of(0.4, 0.8, 1.6);
     /** The map's dirty page caches per task slot (GB, at full scale): a quarter of the seed's, and the seed's. */
     static final List<Double> BALANCE_DIRTY_GB = List.of(0.25, 1.0);
-    /** The map's data scale: similarity keeps the shape (the dirty cache is scaled with it), at a 20th of the time. */
-    static final String BALANCE_SCALE = "0.05";
+    /**
+     * The rate a balance's {@code produce=} names (MiB/s): any, as a run sets its disk from its own task rate and only
+     * the ratio of {@code write=} to it counts.
+     */
+    static final long BALANCE_PRODUCE_MIB = 100;
+    /** The map's measured rounds per size and balance: five pairs give a 99% interval t's 4.6 (3 pairs: 9.9). */
+    static final int BALANCE_ROUNDS = 5;
     /** The seed preset's scale on an emulated device, whose dirty cache is scaled with it. */
     static final String DEVICE_SCALE = "0.25";
 
     private BenchPlan() {}
 
-    /** The balance preset's devices: every write bandwidth with every dirty cache, per slot, then native storage. */
+    /** The balance preset's devices: every balance with every dirty cache, per slot, then native storage. */
     static List<String> balanceDevices() {
         List<String> devices = new ArrayList<>();
-        for (int mbps : BALANCE_WRITE_MBPS) {
+        for (double ratio : BALANCE_RATIOS) {
             for (double gb : BALANCE_DIRTY_GB) {
-                devices.add(String.format(Locale.ROOT, "%s:write=%d:dirty=%d", DeviceSpec.PER_SLOT, mbps * 1_000_000L,
-                        Math.round(gb * 1e9)));
+                devices.add(String.format(Locale.ROOT, "%s:write=%dm:dirty=%d:produce=%dm", DeviceSpec.PER_SLOT,
+                        Math.round(ratio * BALANCE_PRODUCE_MIB), Math.round(gb * 1e9), BALANCE_PRODUCE_MIB));
             }
         }
         devices.add(DeviceSpec.NATIVE);
@@ -138,11 +147,11 @@ public final class BenchPlan {
         // wave, which a paired fork's one-wave executors do not give.
         presets.put("tuning", new Preset(List.of("small", "xxlarge"), "1", perProcessor, 1, 5, false, TUNING,
                 BenchmarkTerms.FULL, OFF, 0));
-        // The crossover map (docs/balance.md): small, large and xxlarge over three write bandwidths per slot and two
-        // dirty caches per slot on emulated devices, and native storage, at a 20th of the data with the dirty caches
-        // scaled alike. Unpaired, as the map in docs/balance.md was measured.
-        presets.put("balance", new Preset(List.of("small", "large", "xxlarge"), BALANCE_SCALE, perProcessor, 1, 3,
-                false, BALANCE, quarter, balanceDevices(), OFF, 0));
+        // The crossover map (docs/balance.md): small, large and xxlarge over three balances and two dirty caches per
+        // slot on emulated devices, and native storage, at the seed's device scale (the dirty caches scaled alike).
+        // Paired rounds, as the seed's experiment: the ratios the map draws are taken between waves of one round.
+        presets.put("balance", new Preset(List.of("small", "large", "xxlarge"), DEVICE_SCALE, perProcessor, 1,
+                BALANCE_ROUNDS, false, BALANCE, quarter, balanceDevices(), ROUNDS, 0));
         return presets;
     }
 

@@ -57,6 +57,60 @@ class BalanceMapTest {
         }
     }
 
+    /**
+     * One strategy's paired waves on a balance's device, with the figures the fluid model takes: the device's rate and
+     * cache, the task rate it was set from, the map output per task and the amplification.
+     */
+    private static String paired(String device, String size, String strategy, List<Double> waves, double dataBytes,
+                                 double amplification, double atCommit) {
+        String runs = waves.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","));
+        double score = waves.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        return String.format(Locale.ROOT, "{\"benchmark\":\"dev.sluice.jmh.write.PairedWaveBenchmark.wave\","
+                + "\"params\":{\"device\":\"%s\",\"size\":\"%s\",\"strategy\":\"%s\",\"tasks\":\"2\","
+                + "\"scale\":\"0.25\",\"pairing\":\"rounds\",\"strategies\":\"per-batch+buffered\"},"
+                + "\"primaryMetric\":{\"score\":%s,\"scoreUnit\":\"ms/op\",\"rawData\":[[%s]]},"
+                + "\"secondaryMetrics\":{%s,%s,%s,%s,%s,%s}}", device, size, strategy, score, runs,
+                metric("device.writeMBps", 10), metric("device.dirtyMB", 50), metric("device.taskRateMBps", 20),
+                metric("wave.dataBytesPerTask", dataBytes), metric("io.amplification", amplification),
+                metric("io.atCommitShare", atCommit));
+    }
+
+    private static String metric(String key, double value) {
+        return String.format(Locale.ROOT, "\"%s\":{\"score\":%s,\"rawData\":[[%s]]}", key, value, value);
+    }
+
+    @Test
+    void aBalanceIsDrawnAsDiskOverTaskRateWithTheFluidModelBesideEachPairedImprovement() throws Exception {
+        // Disk 0.8 x the task rate, 1 GB per slot. The run's own figures (in MB): a device of 10 MB/s and 50 MB for
+        // 2 tasks at 20 MB/s each. Large (100 MB a task, made in 5 s): per-batch streams its first copies (2 x 100
+        // MB), which the disk holds back until 15 s, then its copies at commit (200 MB) fit as the disk drains: 35 s
+        // in all, (400 - 50) / 10. Buffered makes its output in memory (5 s), then writes 2 x 100 MB at once into the
+        // empty cache: (200 - 50) / 10 = 15 s more, 20 s. The model's improvement 35 / 20 - 1 = +75.0%. Small (10 MB a
+        // task): both 0.5 s, the model's improvement 0.
+        String device = "per-slot:write=80m:dirty=1000000000:produce=100m";
+        List<String> rows = new ArrayList<>();
+        rows.add(paired(device, "small", "per-batch", List.of(100.0, 110.0, 90.0), 10e6, 2, 0.5));
+        rows.add(paired(device, "small", "buffered", List.of(101.0, 109.0, 92.0), 10e6, 1, 1));
+        rows.add(paired(device, "large", "per-batch", List.of(300.0, 330.0, 270.0), 100e6, 2, 0.5));
+        rows.add(paired(device, "large", "buffered", List.of(150.0, 163.0, 136.0), 100e6, 1, 1));
+        Path json = Files.writeString(dir.resolve("result.json"), "[" + String.join(",", rows) + "]");
+        Path md = BalanceMap.write(JmhResults.read(json), dir.resolve("out"), "result.json");
+        String text = Files.readString(md);
+        String balance = "disk 0.80 x the task rate, 1.00 GB dirty cache per slot";
+        assertTrue(text.contains("| " + balance + " | large | 300 ± "), text);
+        assertTrue(text.contains("| +75.0% |"), text);
+        assertTrue(text.contains("| " + balance + " | small | 100 ± "), text);
+        assertTrue(text.contains("| +0.0% |"), text);
+        assertTrue(text.contains("| " + balance + " | from large (model: from large) |"), text);
+        assertArrayEquals(PNG, Arrays.copyOf(Files.readAllBytes(dir.resolve("out").resolve("balance-0.80x-1.00GB.png")),
+                4));
+        // The paired interval: each round's ratio, not the waves' spread across rounds.
+        List<JmhResults.Row> read = JmhResults.read(json);
+        BalanceMap.Cell cell = BalanceMap.cell(read.get(2), read.get(3));
+        assertTrue(cell.paired && cell.faster(), "the rounds' ratios all near 2: " + cell.low);
+        assertEquals(35.0 / 20 - 1, cell.model, 1e-9);
+    }
+
     @Test
     void anImprovementWithinTheErrorsIsNoCrossover() {
         JmhResults.Row base = JmhResults.readRow("per-batch", List.of(160.0, 200.0, 240.0, 200.0, 200.0));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.run.BalanceFit;
 import dev.sluice.report.Plan.Configuration;
 import dev.sluice.spi.InvalidParameterException;
@@ -130,26 +131,32 @@ class BenchPlanTest {
     }
 
     @Test
-    void theBalancePresetMapsFourBandwidthsTwoDirtyCachesAndThreeSizesPerSlot() {
+    void theBalancePresetMapsThreeBalancesTwoDirtyCachesAndThreeSizesInPairedRounds() {
         Plan plan = plan("--preset", "balance");
         String first = header(plan).get(0);
         assertTrue(first.startsWith("# balance: sizes small,large,xxlarge (the preset's);")
-                && first.contains("scale 0.05 (the preset's)") && first.endsWith("native (the preset's)"), first);
+                && first.contains("scale 0.25 (the preset's)") && first.contains("5 measured rounds (the preset's)")
+                && first.endsWith("native (the preset's)"), first);
         List<String> devices = plan.configurations.stream().map(c -> c.device).distinct().collect(Collectors.toList());
-        assertEquals(List.of("per-slot:write=25000000:dirty=250000000", "per-slot:write=25000000:dirty=1000000000",
-                "per-slot:write=50000000:dirty=250000000", "per-slot:write=50000000:dirty=1000000000",
-                "per-slot:write=100000000:dirty=250000000", "per-slot:write=100000000:dirty=1000000000", "native"),
-                devices);
-        // Every device: three sizes x (four strategies, the raw write and the paced write); and a floor per size,
-        // with the first.
-        assertEquals(7 * 3 * 6 + 3, plan.configurations.size());
-        assertEquals("xxlarge-per-slot_write_25000000_dirty_1000000000-paced", plan.configurations.stream()
+        assertEquals(List.of("per-slot:write=40m:dirty=250000000:produce=100m",
+                "per-slot:write=40m:dirty=1000000000:produce=100m", "per-slot:write=80m:dirty=250000000:produce=100m",
+                "per-slot:write=80m:dirty=1000000000:produce=100m", "per-slot:write=160m:dirty=250000000:produce=100m",
+                "per-slot:write=160m:dirty=1000000000:produce=100m", "native"), devices);
+        assertEquals(List.of(0.4, 0.4, 0.8, 0.8, 1.6, 1.6), devices.subList(0, 6).stream()
+                .map(d -> DeviceSpec.parse("device", d).profile().balance()).collect(Collectors.toList()));
+        // Every device: three sizes x (the strategies paired, the raw write and the paced write); and a floor per
+        // size, with the first.
+        assertEquals(7 * 3 * 3 + 3, plan.configurations.size());
+        assertEquals("xxlarge-per-slot_write_40m_dirty_1000000000_produce_100m-paced", plan.configurations.stream()
                 .filter(c -> c.kind == Configuration.Kind.PACED_WRITE).map(c -> c.name).skip(5).findFirst()
                 .orElseThrow(), "one for each size and device, named after both");
         assertEquals(3, plan.configurations.stream().filter(c -> c.kind == Configuration.Kind.FLOOR).count());
-        Configuration async = named(plan, "xxlarge-per-slot_write_25000000_dirty_1000000000-async");
-        assertEquals(List.of("async"), async.strategies);
-        assertEquals(Configuration.Kind.SINGLE, async.kind);
+        Configuration paired = named(plan, "xxlarge-per-slot_write_40m_dirty_1000000000_produce_100m");
+        assertEquals(BenchPlan.BALANCE, paired.strategies);
+        assertEquals(Configuration.Kind.PAIRED, paired.kind);
+        // Balances: the runner chooses the producer, as for the seed's.
+        assertTrue(header(plan).stream().anyMatch(l -> l.startsWith("# producer auto (the default)")),
+                String.valueOf(header(plan)));
     }
 
     @Test

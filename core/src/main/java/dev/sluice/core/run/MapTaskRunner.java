@@ -21,6 +21,15 @@ public final class MapTaskRunner {
 
     public static MapTaskResult run(ShuffleExecutor executor, TaskInput input, ShuffleCodec codec, Producer producer)
             throws Exception {
+        return run(executor, input, codec, producer, () -> { });
+    }
+
+    /**
+     * The same, calling {@code beforeCommit} on the task's thread once every record is given to the writer and before
+     * its commit starts: where a {@link Wave} reads how much its tasks had written when the first of them committed.
+     */
+    static MapTaskResult run(ShuffleExecutor executor, TaskInput input, ShuffleCodec codec, Producer producer,
+                             Runnable beforeCommit) throws Exception {
         var records = input.records(codec);
         long start = System.nanoTime();
         MapOutput output;
@@ -37,6 +46,7 @@ public final class MapTaskRunner {
                 }
                 writer.write(record);
             }
+            beforeCommit.run();
             output = writer.commit();
             peak = writer.peakBufferedBytes();
         }

@@ -22,6 +22,8 @@ public enum Metric {
     IO_BYTES_WRITTEN("io.bytesWritten", "B/task"),
     IO_COMMITTED_BYTES("io.committedBytes", "B/task"),
     IO_AMPLIFICATION("io.amplification", "ratio"),
+    /** The share of the bytes written at commit, once the map output was made (WaveResult's atCommitShare). */
+    IO_AT_COMMIT_SHARE("io.atCommitShare", "ratio"),
     IO_WRITE_CALLS_PER_MIB("io.writeCallsPerMiB", "calls/MiB"),
     IO_MEAN_WRITE_CALL_BYTES("io.meanWriteCallBytes", "B"),
     IO_FILES_CREATED("io.filesCreated", "files/task"),

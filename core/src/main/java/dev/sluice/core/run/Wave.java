@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The seed's mapper stage: N map tasks written at once on one executor, each on a task thread of its own, as an
@@ -63,14 +64,21 @@ public final class Wave implements AutoCloseable {
         }
         CountDownLatch go = new CountDownLatch(1);
         List<Future<MapTaskResult>> futures = new ArrayList<>();
+        IoSnapshot before = storage.counters().snapshot();
+        // What the tasks had written when the first of them began its commit (WaveResult.bytesBeforeFirstCommit).
+        AtomicLong atFirstCommit = new AtomicLong(-1);
+        Runnable beforeCommit = () -> {
+            if (atFirstCommit.get() < 0) {
+                atFirstCommit.compareAndSet(-1, storage.counters().snapshot().since(before).bytesWritten);
+            }
+        };
         for (TaskInput task : input.tasks()) {
             task.records(codec); // made here, outside the wave's time
             futures.add(threads.submit(() -> {
                 go.await();
-                return MapTaskRunner.run(executor, task, codec, producer);
+                return MapTaskRunner.run(executor, task, codec, producer, beforeCommit);
             }));
         }
-        IoSnapshot before = storage.counters().snapshot();
         Optional<ProcSelfIo> procBefore = ProcSelfIo.read();
         Optional<ProcSelfStat> cpuBefore = ProcSelfStat.read();
         DirtyPages.Sampler sampler = dirty != null && dirty.available() ? dirty.sample() : null;
@@ -116,7 +124,7 @@ public final class Wave implements AutoCloseable {
                 ? Optional.of(procAfter.get().since(procBefore.get())) : Optional.empty();
         Optional<ProcSelfStat> cpu = cpuBefore.isPresent() && cpuAfter.isPresent()
                 ? Optional.of(cpuAfter.get().since(cpuBefore.get())) : Optional.empty();
-        return new WaveResult(results, wall, io, proc, cpu, peakDirty);
+        return new WaveResult(results, wall, io, Math.max(0, atFirstCommit.get()), proc, cpu, peakDirty);
     }
 
     private static Exception add(Exception first, Exception next) {

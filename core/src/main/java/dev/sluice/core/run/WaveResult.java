@@ -19,6 +19,12 @@ public final class WaveResult implements AutoCloseable {
     public final List<MapTaskResult> tasks;
     public final long wallNanos;
     public final IoSnapshot io;
+    /**
+     * The bytes all tasks had written when the first of them began its commit, every record given to its writer: what
+     * reached storage while the map output was being made, short of what a writer's own threads still had in flight
+     * ({@link #atCommitShare}).
+     */
+    public final long bytesBeforeFirstCommit;
     /** {@code /proc/self/io} over the wave, where available. */
     public final Optional<ProcSelfIo> proc;
     /** {@code /proc/self/stat} over the wave (the process's CPU time and page faults), where available. */
@@ -26,14 +32,32 @@ public final class WaveResult implements AutoCloseable {
     /** The highest Dirty seen in {@code /proc/meminfo} during the wave; -1 if not sampled. */
     public final long peakDirtyBytes;
 
-    WaveResult(List<MapTaskResult> tasks, long wallNanos, IoSnapshot io, Optional<ProcSelfIo> proc,
-               Optional<ProcSelfStat> cpu, long peakDirtyBytes) {
+    WaveResult(List<MapTaskResult> tasks, long wallNanos, IoSnapshot io, long bytesBeforeFirstCommit,
+               Optional<ProcSelfIo> proc, Optional<ProcSelfStat> cpu, long peakDirtyBytes) {
         this.tasks = List.copyOf(tasks);
         this.wallNanos = wallNanos;
         this.io = io;
+        this.bytesBeforeFirstCommit = bytesBeforeFirstCommit;
         this.proc = proc;
         this.cpu = cpu;
         this.peakDirtyBytes = peakDirtyBytes;
+    }
+
+    /**
+     * The share of the wave's written bytes that its writers wrote at commit, once the map output was made, rather
+     * than while it was being made: how a writer meets the disk (MapStageModel's write shape). Bytes count as written
+     * while the output was made if they reached storage before the first task began its commit, or went to a
+     * temporary or spill file, which exist only to be written before the commit (per-batch's partition files, which
+     * its writer threads may still be writing when the task thread reaches its commit). The rest are the commit's: a
+     * data file written from memory (buffered) or copied from the temporary files (per-batch). NaN for a wave that
+     * wrote nothing.
+     */
+    public double atCommitShare() {
+        if (io.bytesWritten <= 0) {
+            return Double.NaN;
+        }
+        long whileMade = Math.max(bytesBeforeFirstCommit, io.tempBytes + io.spilledBytes);
+        return 1 - Math.min(1.0, (double) whileMade / io.bytesWritten);
     }
 
     /** The seed's "sum of all mapper task durations". */

@@ -72,6 +72,10 @@ class WaveTest {
                         assertEquals(TASKS, result.tasks.size());
                         assertTrue(result.wallNanos > 0 && result.slowestTaskNanos() <= result.wallNanos);
                         assertTrue(result.sumTaskNanos() >= result.slowestTaskNanos());
+                        // The heap writer writes only at commit: nothing was on storage when the first task began
+                        // its commit, everything after.
+                        assertEquals(0, result.bytesBeforeFirstCommit, "bytes before the first commit");
+                        assertEquals(1.0, result.atCommitShare(), "the share written at commit");
                         for (var task : result.tasks) {
                             try (PartitionReader reader = task.output.openReader(storage)) {
                                 VerificationResult verified = Verifier.verify(reader, task.input.expected,

@@ -49,6 +49,8 @@ public final class WaveFigures implements Figures {
     final int round;
     /** What a fluid disk of the device's figures takes for the same writes, ms; NaN where not modelled. */
     private double fluidMillis = Double.NaN;
+    /** The share of the bytes written at commit (WaveResult's atCommitShare); NaN where a wave has no commit. */
+    private double atCommitShare = Double.NaN;
     /** The process's CPU time and page faults over the wave, where /proc/self/stat could be read. */
     final Optional<ProcSelfStat> cpu;
 
@@ -90,10 +92,12 @@ public final class WaveFigures implements Figures {
     /** The same for a wave of strategy {@code strategyIndex} of a paired trial, in {@code round}. */
     static WaveFigures paired(WaveResult wave, ReduceRead.Result read, DirtyPages.Settled gate,
                                   EmulatedDevice device, int strategyIndex, int round) {
-        return new WaveFigures(wave.tasks.size(), wave.tasks.get(0).input.bytes, wave.tasks.get(0).input.batches,
-                wave.outputs().stream().mapToLong(o -> o.totalBytes()).sum(), wave.wallNanos, wave.sumTaskNanos(),
-                wave.slowestTaskNanos(), read.nanos, wave.io, wave.proc, wave.cpu, wave.peakBufferedBytes(),
-                wave.peakDirtyBytes, gate, device, strategyIndex, round);
+        WaveFigures figures = new WaveFigures(wave.tasks.size(), wave.tasks.get(0).input.bytes,
+                wave.tasks.get(0).input.batches, wave.outputs().stream().mapToLong(o -> o.totalBytes()).sum(),
+                wave.wallNanos, wave.sumTaskNanos(), wave.slowestTaskNanos(), read.nanos, wave.io, wave.proc, wave.cpu,
+                wave.peakBufferedBytes(), wave.peakDirtyBytes, gate, device, strategyIndex, round);
+        figures.atCommitShare = wave.atCommitShare();
+        return figures;
     }
 
     /**
@@ -123,6 +127,9 @@ public final class WaveFigures implements Figures {
         out.add(result(Metric.IO_COMMITTED_BYTES, io.committedBytes * perTask));
         out.add(result(Metric.IO_AMPLIFICATION,
                 io.committedBytes == 0 ? 0 : (double) io.bytesWritten / io.committedBytes));
+        if (Double.isFinite(atCommitShare)) {
+            out.add(result(Metric.IO_AT_COMMIT_SHARE, atCommitShare));
+        }
         out.add(result(Metric.IO_WRITE_CALLS_PER_MIB, perMiB(io.writeCalls * perTask, committedMiB)));
         out.add(result(Metric.IO_MEAN_WRITE_CALL_BYTES, io.meanWriteCallBytes()));
         out.add(result(Metric.IO_FILES_CREATED, io.filesCreated * perTask));

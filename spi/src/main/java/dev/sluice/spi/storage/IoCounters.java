@@ -24,6 +24,7 @@ public final class IoCounters {
     private final LongAdder fsyncs = new LongAdder();
     private final LongAdder committedBytes = new LongAdder();
     private final LongAdder spilledBytes = new LongAdder();
+    private final LongAdder tempBytes = new LongAdder();
     /** False for {@link #uncounted}: every record is dropped. */
     private final boolean counting;
 
@@ -107,11 +108,19 @@ public final class IoCounters {
         spilledBytes.add(bytes);
     }
 
+    /** Bytes written to {@link FilePurpose#TEMP} files. */
+    void recordTemp(long bytes) {
+        if (!counting) {
+            return;
+        }
+        tempBytes.add(bytes);
+    }
+
     public IoSnapshot snapshot() {
         return new IoSnapshot(
                 bytesWritten.sum(), writeCalls.sum(), transferCalls.sum(),
                 largestMemoryWrite.get(), largestTransfer.get(), writeSizes.snapshot(),
                 bytesRead.sum(), readCalls.sum(), filesCreated.sum(), filesDeleted.sum(), renames.sum(),
-                fsyncs.sum(), committedBytes.sum(), spilledBytes.sum());
+                fsyncs.sum(), committedBytes.sum(), spilledBytes.sum(), tempBytes.sum());
     }
 }

@@ -24,10 +24,15 @@ public final class IoSnapshot {
     public final long fsyncs;
     public final long committedBytes;
     public final long spilledBytes;
+    /**
+     * Bytes written to {@link FilePurpose#TEMP} files: working files a strategy writes while its task makes the
+     * output and deletes before the commit (per-batch's partition files).
+     */
+    public final long tempBytes;
 
     IoSnapshot(long bytesWritten, long writeCalls, long transferCalls, long largestMemoryWrite, long largestTransfer,
                long[] writeSizeBuckets, long bytesRead, long readCalls, long filesCreated, long filesDeleted,
-               long renames, long fsyncs, long committedBytes, long spilledBytes) {
+               long renames, long fsyncs, long committedBytes, long spilledBytes, long tempBytes) {
         this.bytesWritten = bytesWritten;
         this.writeCalls = writeCalls;
         this.transferCalls = transferCalls;
@@ -42,6 +47,7 @@ public final class IoSnapshot {
         this.fsyncs = fsyncs;
         this.committedBytes = committedBytes;
         this.spilledBytes = spilledBytes;
+        this.tempBytes = tempBytes;
     }
 
     public IoSnapshot since(IoSnapshot before) {
@@ -54,7 +60,8 @@ public final class IoSnapshot {
                 transferCalls - before.transferCalls, largestMemoryWrite, largestTransfer, buckets,
                 bytesRead - before.bytesRead, readCalls - before.readCalls, filesCreated - before.filesCreated,
                 filesDeleted - before.filesDeleted, renames - before.renames, fsyncs - before.fsyncs,
-                committedBytes - before.committedBytes, spilledBytes - before.spilledBytes);
+                committedBytes - before.committedBytes, spilledBytes - before.spilledBytes,
+                tempBytes - before.tempBytes);
     }
 
     /** Bytes written per committed byte; 1.0 means every committed byte reached storage once. NaN before a commit. */

@@ -34,6 +34,8 @@ public final class WritableFile implements WritableByteChannel {
         storage.counters().recordWrite(n, kind);
         if (purpose == FilePurpose.SPILL) {
             storage.counters().recordSpill(n);
+        } else if (purpose == FilePurpose.TEMP) {
+            storage.counters().recordTemp(n);
         }
     }
 
