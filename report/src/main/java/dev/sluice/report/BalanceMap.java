@@ -244,6 +244,36 @@ public final class BalanceMap {
             }
             md.append('\n');
         }
+        md.append("\n## Each strategy against the fluid model\n\nEach strategy's mapper stage (its waves' mean, ms) "
+                + "over the model's time for the same wave: where the improvements above depart from the model's, "
+                + "these say which strategy departs. The model gives every strategy the task rate the device was set "
+                + "from, which " + baseline + " measured on native storage (`device.taskRateMBps`).\n\n");
+        md.append("| balance per slot | size |");
+        List<String> all = new ArrayList<>();
+        all.add(baseline);
+        all.addAll(strategies);
+        for (String s : all) {
+            md.append(' ').append(s).append(" |");
+        }
+        md.append("\n|---|---|").append("---|".repeat(all.size())).append('\n');
+        for (Map.Entry<Balance, Map<String, Map<String, JmhResults.Row>>> e : byBalance.entrySet()) {
+            for (String size : sizes) {
+                Map<String, JmhResults.Row> bySize = e.getValue().get(size);
+                if (bySize == null) {
+                    continue;
+                }
+                md.append("| ").append(e.getKey().label()).append(" | ").append(size).append(" |");
+                for (String s : all) {
+                    JmhResults.Row row = bySize.get(s);
+                    double model = row == null ? Double.NaN : modelMillis(row);
+                    md.append(' ').append(row == null ? "-" : Double.isNaN(model)
+                            ? String.format(Locale.ROOT, "%.0f / -", row.score)
+                            : String.format(Locale.ROOT, "%.0f / %.0f = %.2f", row.score, model, row.score / model))
+                            .append(" |");
+                }
+                md.append('\n');
+            }
+        }
         md.append("\n## Charts\n\nSolid: the measured improvement with its interval (cut at the chart's edge); dashed: "
                 + "the fluid model's.\n\n");
         for (Balance b : byBalance.keySet()) {
@@ -285,6 +315,14 @@ public final class BalanceMap {
      * storage; an absolute device, which records no task rate).
      */
     static double model(JmhResults.Row base, JmhResults.Row row) {
+        return modelMillis(base) / modelMillis(row) - 1;
+    }
+
+    /**
+     * What a fluid disk of {@code row}'s device takes for its wave, ms ({@link MapStageModel}); NaN where a figure is
+     * missing (native storage; an absolute device, which records no task rate).
+     */
+    static double modelMillis(JmhResults.Row row) {
         OptionalDouble rate = row.metric(Metric.DEVICE_WRITE_MBPS);
         OptionalDouble dirty = row.metric(Metric.DEVICE_DIRTY_MB);
         OptionalDouble taskRate = row.metric(Metric.DEVICE_TASK_RATE_MBPS);
@@ -295,9 +333,7 @@ public final class BalanceMap {
         }
         MapStageModel stage = new MapStageModel(new FluidDisk(rate.getAsDouble() * 1e6, dirty.getAsDouble() * 1e6),
                 Integer.parseInt(tasks), taskRate.getAsDouble() * 1e6);
-        double baseSeconds = seconds(stage, base);
-        double rowSeconds = seconds(stage, row);
-        return baseSeconds / rowSeconds - 1;
+        return 1000 * seconds(stage, row);
     }
 
     /**

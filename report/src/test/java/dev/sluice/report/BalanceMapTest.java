@@ -102,6 +102,8 @@ class BalanceMapTest {
         assertTrue(text.contains("| " + balance + " | small | 100 ± "), text);
         assertTrue(text.contains("| +0.0% |"), text);
         assertTrue(text.contains("| " + balance + " | from large (model: from large) |"), text);
+        // Each strategy's wave over the model's: per-batch 300 ms against 35 s, buffered 149.7 against 20 s.
+        assertTrue(text.contains("| " + balance + " | large | 300 / 35000 = 0.01 | 150 / 20000 = 0.01 |"), text);
         assertArrayEquals(PNG, Arrays.copyOf(Files.readAllBytes(dir.resolve("out").resolve("balance-0.80x-1.00GB.png")),
                 4));
         // The paired interval: each round's ratio, not the waves' spread across rounds.
