@@ -52,12 +52,6 @@ public final class BenchPlan {
     public static final String NO_LIMIT = "none";
     /** The seed preset's time budget: the whole preset, paired and stopped adaptively, in 30 minutes here. */
     static final long SEED_BUDGET = 30 * 60;
-    /**
-     * Rounds of a paired configuration's first chunk under a budget (the report tools' StoppingRule adds the rest):
-     * two pairs give an interval, three a first estimate of the spread.
-     */
-    public static final int FIRST_ROUNDS = 3;
-
     /** The seed preset's strategies, the baseline first: the order the reports list strategies in. */
     public static final List<String> STRATEGIES = List.of("per-batch", "buffered", "async", "async:skipMerge=true");
     /**
@@ -140,7 +134,7 @@ public final class BenchPlan {
         presets.put("quick", new Preset(List.of("small"), SeedScale.NAME, perProcessor, 1, 3, true, PAIRED_STRATEGIES,
                 quarter, ROUNDS, 0));
         presets.put("seed", new Preset(Arrays.asList(SEED_SIZES.split(",")), SeedScale.NAME, perProcessor, 1,
-                FIRST_ROUNDS, true, PAIRED_STRATEGIES, quarter, ROUNDS, SEED_BUDGET));
+                StoppingRule.FIRST_ROUNDS, true, PAIRED_STRATEGIES, quarter, ROUNDS, SEED_BUDGET));
         // The seed's batch bytes at scale 1 (small: one 400 MB batch per task, the shape the faithful buffered was
         // profiled at), so that ideal's memory (every record of every task at once) fits this machine at xxlarge.
         // Full warm-up waves, so that a pool is in its steady state; unpaired, as a pool must stay warm from wave to

@@ -2,7 +2,11 @@ package dev.sluice.core.measure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -22,22 +26,29 @@ class ProcSelfStatTest {
     }
 
     @Test
-    void seesThisProcessTouchFreshMemoryOrSaysNothing() {
+    void countsTheCpuTimeAndPageFaultsOfWorkThisProcessDoes() {
         Optional<ProcSelfStat> before = ProcSelfStat.read();
-        if (before.isEmpty()) {
-            return; // not Linux: nothing to read, and nothing invented
+        assumeTrue(before.isPresent(), "no /proc/self/stat to read: not Linux");
+        // Fresh memory: 64 MiB the JVM maps and zeroes for a direct buffer, then touched page by page; at least one
+        // fault per 2 MiB even where the kernel backs it with huge pages.
+        ByteBuffer fresh = ByteBuffer.allocateDirect(64 << 20);
+        for (int p = 0; p < fresh.capacity(); p += 4096) {
+            fresh.put(p, (byte) 1);
         }
-        byte[][] pages = new byte[64][];
-        for (int i = 0; i < pages.length; i++) {
-            pages[i] = new byte[1 << 20];
-            for (int p = 0; p < pages[i].length; p += 4096) {
-                pages[i][p] = 1;
-            }
+        // CPU: work on this thread until the JVM's own clock for it has counted 200 ms.
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpuStart = threads.getCurrentThreadCpuTime();
+        long x = 1;
+        while (threads.getCurrentThreadCpuTime() - cpuStart < 200_000_000L) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
         }
         ProcSelfStat d = ProcSelfStat.read().orElseThrow().since(before.get());
-        assertTrue(d.minorFaults >= 0 && d.userNanos >= 0 && d.systemNanos >= 0, "counters only grow");
+        assertTrue(d.minorFaults >= 32, "64 MiB of fresh memory touched: " + d.minorFaults + " minor faults");
+        // The kernel counts in clock ticks (10 ms here): 200 ms of this thread's CPU is at least 180 ms of the process's.
+        assertTrue(d.userNanos + d.systemNanos >= 180_000_000L, "200 ms of CPU on this thread: the process counted "
+                + (d.userNanos + d.systemNanos) / 1_000_000 + " ms (" + x + ")");
         assertTrue(d.compilationNanos >= 0, "HotSpot monitors its compilers' time, which only grows: "
                 + d.compilationNanos);
-        assertEquals(1, pages[63][4096]);
+        assertEquals(1, fresh.get(4096));
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.strategy.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -49,20 +51,24 @@ class ByteQuotaTest {
     void aWaitIsInterruptible() throws Exception {
         ByteQuota quota = new ByteQuota(10);
         quota.acquire(10);
+        // How the waiter's wait ended, read on this thread: an assertion thrown on the waiter would be lost.
+        AtomicReference<String> ended = new AtomicReference<>("still waiting");
         Thread waiter = new Thread(() -> {
             try {
                 quota.acquire(5);
+                ended.set("acquired 5 bytes of a full quota");
             } catch (InterruptedException expected) {
-                Thread.currentThread().interrupt();
-            } catch (IOException e) {
-                throw new AssertionError(e);
+                ended.set("interrupted");
+            } catch (IOException | RuntimeException e) {
+                ended.set("failed: " + e);
             }
         });
         waiter.start();
         Thread.sleep(50);
         waiter.interrupt();
         waiter.join(5000);
-        assertTrue(!waiter.isAlive());
+        assertFalse(waiter.isAlive(), "the waiter still waits after its interrupt");
+        assertEquals("interrupted", ended.get());
         assertEquals(10, quota.used());
     }
 
