@@ -46,6 +46,11 @@ public enum Metric {
     DIRTY_PEAK_BYTES("dirty.peakBytes", "B"),
     CPU_USER_MILLIS("cpu.userMillis", "ms"),
     CPU_SYSTEM_MILLIS("cpu.systemMillis", "ms"),
+    /**
+     * The CPU everything but the measuring process took on the machine over the wave (WaveResult's othersCpuMillis):
+     * where an emulated device's own work on the tasks' cores shows, which a real disk does without them.
+     */
+    CPU_OTHERS_MILLIS("cpu.othersMillis", "ms"),
     CPU_MINOR_FAULTS("cpu.minorFaults", "faults"),
     CPU_MAJOR_FAULTS("cpu.majorFaults", "faults"),
     /** The JIT compilers' time during the wave, summed over their threads (the JVM's CompilationMXBean). */

@@ -1,5 +1,6 @@
 package dev.sluice.core.run;
 
+import dev.sluice.core.measure.MachineCpu;
 import dev.sluice.core.measure.ProcSelfIo;
 import dev.sluice.core.measure.ProcSelfStat;
 import dev.sluice.core.serde.ShuffleCodec;
@@ -81,6 +82,7 @@ public final class Wave implements AutoCloseable {
         }
         Optional<ProcSelfIo> procBefore = ProcSelfIo.read();
         Optional<ProcSelfStat> cpuBefore = ProcSelfStat.read();
+        Optional<MachineCpu> machineBefore = MachineCpu.read();
         DirtyPages.Sampler sampler = dirty != null && dirty.available() ? dirty.sample() : null;
         long start = System.nanoTime();
         go.countDown();
@@ -110,6 +112,7 @@ public final class Wave implements AutoCloseable {
         IoSnapshot io = storage.counters().snapshot().since(before);
         Optional<ProcSelfIo> procAfter = ProcSelfIo.read();
         Optional<ProcSelfStat> cpuAfter = ProcSelfStat.read();
+        Optional<MachineCpu> machineAfter = MachineCpu.read();
         if (failure != null) {
             for (MapTaskResult done : results) {
                 try (MapOutput output = done.output) {
@@ -124,7 +127,9 @@ public final class Wave implements AutoCloseable {
                 ? Optional.of(procAfter.get().since(procBefore.get())) : Optional.empty();
         Optional<ProcSelfStat> cpu = cpuBefore.isPresent() && cpuAfter.isPresent()
                 ? Optional.of(cpuAfter.get().since(cpuBefore.get())) : Optional.empty();
-        return new WaveResult(results, wall, io, Math.max(0, atFirstCommit.get()), proc, cpu, peakDirty);
+        Optional<MachineCpu> machine = machineBefore.isPresent() && machineAfter.isPresent()
+                ? Optional.of(machineAfter.get().since(machineBefore.get())) : Optional.empty();
+        return new WaveResult(results, wall, io, Math.max(0, atFirstCommit.get()), proc, cpu, machine, peakDirty);
     }
 
     private static Exception add(Exception first, Exception next) {

@@ -1,5 +1,6 @@
 package dev.sluice.core.run;
 
+import dev.sluice.core.measure.MachineCpu;
 import dev.sluice.core.measure.ProcSelfIo;
 import dev.sluice.core.measure.ProcSelfStat;
 import dev.sluice.spi.MapOutput;
@@ -29,17 +30,21 @@ public final class WaveResult implements AutoCloseable {
     public final Optional<ProcSelfIo> proc;
     /** {@code /proc/self/stat} over the wave (the process's CPU time and page faults), where available. */
     public final Optional<ProcSelfStat> cpu;
+    /** The whole machine's busy CPU over the wave ({@code /proc/stat}), where available. */
+    public final Optional<MachineCpu> machineCpu;
     /** The highest Dirty seen in {@code /proc/meminfo} during the wave; -1 if not sampled. */
     public final long peakDirtyBytes;
 
     WaveResult(List<MapTaskResult> tasks, long wallNanos, IoSnapshot io, long bytesBeforeFirstCommit,
-               Optional<ProcSelfIo> proc, Optional<ProcSelfStat> cpu, long peakDirtyBytes) {
+               Optional<ProcSelfIo> proc, Optional<ProcSelfStat> cpu, Optional<MachineCpu> machineCpu,
+               long peakDirtyBytes) {
         this.tasks = List.copyOf(tasks);
         this.wallNanos = wallNanos;
         this.io = io;
         this.bytesBeforeFirstCommit = bytesBeforeFirstCommit;
         this.proc = proc;
         this.cpu = cpu;
+        this.machineCpu = machineCpu;
         this.peakDirtyBytes = peakDirtyBytes;
     }
 
@@ -58,6 +63,18 @@ public final class WaveResult implements AutoCloseable {
         }
         long whileMade = Math.max(bytesBeforeFirstCommit, io.tempBytes + io.spilledBytes);
         return 1 - Math.min(1.0, (double) whileMade / io.bytesWritten);
+    }
+
+    /**
+     * The CPU time everything but this process took on the machine over the wave, ms: the kernel's writeback threads,
+     * an emulated device's loop workers and writeback starter, other processes (10 ms resolution per core); NaN where
+     * either count is missing.
+     */
+    public double othersCpuMillis() {
+        if (machineCpu.isEmpty() || cpu.isEmpty()) {
+            return Double.NaN;
+        }
+        return (machineCpu.get().busyNanos - cpu.get().userNanos - cpu.get().systemNanos) / 1e6;
     }
 
     /** The seed's "sum of all mapper task durations". */

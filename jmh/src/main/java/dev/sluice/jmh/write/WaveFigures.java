@@ -51,6 +51,8 @@ public final class WaveFigures implements Figures {
     private double fluidMillis = Double.NaN;
     /** The share of the bytes written at commit (WaveResult's atCommitShare); NaN where a wave has no commit. */
     private double atCommitShare = Double.NaN;
+    /** The CPU everything but this process took over the wave (WaveResult's othersCpuMillis); NaN where unread. */
+    private double othersCpuMillis = Double.NaN;
     /** The process's CPU time and page faults over the wave, where /proc/self/stat could be read. */
     final Optional<ProcSelfStat> cpu;
 
@@ -97,6 +99,7 @@ public final class WaveFigures implements Figures {
                 wave.wallNanos, wave.sumTaskNanos(), wave.slowestTaskNanos(), read.nanos, wave.io, wave.proc, wave.cpu,
                 wave.peakBufferedBytes(), wave.peakDirtyBytes, gate, device, strategyIndex, round);
         figures.atCommitShare = wave.atCommitShare();
+        figures.othersCpuMillis = wave.othersCpuMillis();
         return figures;
     }
 
@@ -154,6 +157,9 @@ public final class WaveFigures implements Figures {
             // The whole process over the wave: where a wave's time goes when it is not the writers' own work.
             out.add(result(Metric.CPU_USER_MILLIS, c.userNanos / 1e6));
             out.add(result(Metric.CPU_SYSTEM_MILLIS, c.systemNanos / 1e6));
+            if (Double.isFinite(othersCpuMillis)) {
+                out.add(result(Metric.CPU_OTHERS_MILLIS, othersCpuMillis));
+            }
             out.add(result(Metric.CPU_MINOR_FAULTS, c.minorFaults));
             out.add(result(Metric.CPU_MAJOR_FAULTS, c.majorFaults));
             if (c.compilationNanos >= 0) {
