@@ -79,11 +79,12 @@ class EmulatedDeviceRunTest {
     void aBalanceMeasuresTheHarnesssTaskRateOnceAndSetsTheDeviceFromIt() throws Exception {
         Path cache = dir.resolve("cache/task-rates.properties");
         withTaskRateCache(cache, () -> {
-            // A node whose disk per slot is half its task's rate; a gpu producer keeps the asked disk slow.
+            // A node whose disk per slot is half its task's rate; a gpu producer keeps the asked disk well within any
+            // storage (and fast enough that the device's rate-limit training, longer the slower the device, is short).
             // Small x 0.01: 4 MB a task, for the run and for the task rate it measures at the seed's Small.
             List<String> args = List.of("write", "--strategy", "buffered", "--size", "small", "--scale", "0.01",
-                    "--tasks", "1", "--partitions", "7", "--threads", "2", "--producer", "gpu:16m", "--device",
-                    "per-slot:write=8m:dirty=64m:produce=16m", "--out", dir.resolve("out").toString());
+                    "--tasks", "1", "--partitions", "7", "--threads", "2", "--producer", "gpu:128m", "--device",
+                    "per-slot:write=64m:dirty=64m:produce=128m", "--out", dir.resolve("out").toString());
             for (int run = 0; run < 2; run++) {
                 CliResult w = CliResult.run(args);
                 assertEquals(0, w.status(), w.err());
