@@ -1,12 +1,9 @@
 package dev.sluice.report;
 
-import dev.sluice.core.device.DeviceProfile;
-import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.FluidDisk;
 import dev.sluice.core.device.MapStageModel;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.run.Metric;
-import java.awt.Color;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,13 +18,6 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.function.Predicate;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.lines.SeriesLines;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The crossover map ({@code scripts/bench.sh --preset balance}): for every machine balance measured and every size,
@@ -41,79 +31,6 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * similarity asks, and is reported as the node it stands for.
  */
 public final class BalanceMap {
-    /** One machine balance: per task slot, at full scale. */
-    static final class Balance implements Comparable<Balance> {
-        final String device;
-        /** The disk per slot over the task rate per slot; NaN for an absolute device or native storage. */
-        final double ratio;
-        /** MB/s per slot for an absolute device, +infinity for native storage, NaN for a balance. */
-        final double writeMBps;
-        /** GB of dirty cache per slot, or NaN where the kernel's own settings apply. */
-        final double dirtyGB;
-
-        Balance(String device, double ratio, double writeMBps, double dirtyGB) {
-            this.device = device;
-            this.ratio = ratio;
-            this.writeMBps = writeMBps;
-            this.dirtyGB = dirtyGB;
-        }
-
-        static Balance of(JmhResults.Row row) {
-            String device = row.param("device").isEmpty() ? DeviceSpec.NATIVE : row.param("device");
-            DeviceSpec spec = DeviceSpec.parse("device", device);
-            if (spec.isNative()) {
-                return new Balance(device, Double.NaN, Double.POSITIVE_INFINITY, Double.NaN);
-            }
-            if (spec.needsTaskRate()) {
-                DeviceProfile profile = spec.profile();
-                return new Balance(device, profile.balance(), Double.NaN, profile.dirtyPerSlot() / 1e9);
-            }
-            int tasks = Integer.parseInt(row.param("tasks"));
-            double scale = Double.parseDouble(row.param("scale"));
-            DeviceProfile.Emulation e = spec.resolve(tasks, scale);
-            return new Balance(device, Double.NaN, e.writeBytesPerSecond / 1e6 / tasks,
-                    e.dirtyBytes / 1e9 / tasks / scale);
-        }
-
-        boolean relative() {
-            return !Double.isNaN(ratio);
-        }
-
-        String label() {
-            return relative() ? String.format(Locale.ROOT, "disk %.2f x the task rate, %.2f GB dirty cache per slot",
-                    ratio, dirtyGB)
-                    : Double.isInfinite(writeMBps) ? "native disk, the kernel's own dirty limits"
-                    : String.format(Locale.ROOT, "%.0f MB/s and %.2f GB dirty cache per slot", writeMBps, dirtyGB);
-        }
-
-        String file() {
-            return relative() ? String.format(Locale.ROOT, "balance-%.2fx-%.2fGB.png", ratio, dirtyGB)
-                    : Double.isInfinite(writeMBps) ? "balance-native.png"
-                    : String.format(Locale.ROOT, "balance-%.0fMBps-%.2fGB.png", writeMBps, dirtyGB);
-        }
-
-        /** Balances first (by ratio), then absolute devices (by bandwidth), native storage last; then the cache. */
-        private double[] key() {
-            return new double[] {relative() ? 0 : Double.isInfinite(writeMBps) ? 2 : 1,
-                    relative() ? ratio : writeMBps, Double.isNaN(dirtyGB) ? 0 : dirtyGB};
-        }
-
-        @Override
-        public int compareTo(Balance o) {
-            return Arrays.compare(key(), o.key());
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Balance && compareTo((Balance) o) == 0;
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(key());
-        }
-    }
-
     /**
      * A strategy against the baseline at one size: the improvement (the baseline's time over the strategy's, minus 1)
      * with its interval, and what the fluid model predicts for it (NaN where the run does not give the model's
@@ -143,10 +60,7 @@ public final class BalanceMap {
         }
     }
 
-    /**
-     * Below this the model's improvement counts as none: a fluid disk that never holds either writer back gives both
-     * the time to make the output, equal but for rounding.
-     */
+    /** Below this the model's improvement is none: a disk that holds neither back gives both the same time. */
     static final double MODEL_TIE = 1e-6;
 
     private BalanceMap() {}
@@ -154,7 +68,7 @@ public final class BalanceMap {
     /** Writes balance.md and a chart per balance into {@code outDir}; returns the Markdown file. */
     public static Path write(List<JmhResults.Row> rows, Path outDir, String resultLink) throws IOException {
         Files.createDirectories(outDir);
-        Map<Balance, Map<String, Map<String, JmhResults.Row>>> byBalance = new TreeMap<>();
+        Map<MapBalance, Map<String, Map<String, JmhResults.Row>>> byBalance = new TreeMap<>();
         List<String> sizes = new ArrayList<>();
         List<String> strategies = new ArrayList<>();
         for (JmhResults.Row row : rows) {
@@ -169,7 +83,7 @@ public final class BalanceMap {
             if (!strategies.contains(strategy)) {
                 strategies.add(strategy);
             }
-            byBalance.computeIfAbsent(Balance.of(row), b -> new LinkedHashMap<>())
+            byBalance.computeIfAbsent(MapBalance.of(row), b -> new LinkedHashMap<>())
                     .computeIfAbsent(size, s -> new LinkedHashMap<>()).put(strategy, row);
         }
         sizes.sort(Comparator.comparingLong(s -> DataSize.parse("size", s).bytes()));
@@ -196,9 +110,9 @@ public final class BalanceMap {
             md.append(' ').append(s).append(" | ").append(s).append(", fluid model |");
         }
         md.append("\n|---|---|---|").append("---|---|".repeat(strategies.size())).append('\n');
-        Map<Balance, Map<String, String>> crossovers = new LinkedHashMap<>();
-        for (Map.Entry<Balance, Map<String, Map<String, JmhResults.Row>>> e : byBalance.entrySet()) {
-            Balance balance = e.getKey();
+        Map<MapBalance, Map<String, String>> crossovers = new LinkedHashMap<>();
+        for (Map.Entry<MapBalance, Map<String, Map<String, JmhResults.Row>>> e : byBalance.entrySet()) {
+            MapBalance balance = e.getKey();
             Map<String, Cell[]> cells = new LinkedHashMap<>();
             for (String s : strategies) {
                 cells.put(s, new Cell[sizes.size()]);
@@ -230,20 +144,34 @@ public final class BalanceMap {
                         + ")" : measured);
             }
             crossovers.put(balance, crossing);
-            chart(outDir.resolve(balance.file()), balance.label(), baseline, sizes, strategies, cells);
+            BalanceChart.write(outDir.resolve(balance.file()), balance.label(), baseline, sizes, strategies, cells);
         }
         md.append("\n## Crossover size by balance\n\n| balance per slot |");
         for (String s : strategies) {
             md.append(' ').append(s).append(" |");
         }
         md.append("\n|---|").append("---|".repeat(strategies.size())).append('\n');
-        for (Map.Entry<Balance, Map<String, String>> e : crossovers.entrySet()) {
+        for (Map.Entry<MapBalance, Map<String, String>> e : crossovers.entrySet()) {
             md.append("| ").append(e.getKey().label()).append(" |");
             for (String s : strategies) {
                 md.append(' ').append(e.getValue().get(s)).append(" |");
             }
             md.append('\n');
         }
+        modelTable(md, byBalance, sizes, baseline, strategies);
+        md.append("\n## Charts\n\nSolid: the measured improvement with its interval (cut at the chart's edge); dashed: "
+                + "the fluid model's.\n\n");
+        for (MapBalance b : byBalance.keySet()) {
+            md.append("![").append(b.label()).append("](").append(b.file()).append(")\n\n");
+        }
+        Path file = outDir.resolve("balance.md");
+        Files.writeString(file, md.toString(), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /** Each strategy's wave over the model's time, per balance and size: which strategy departs from the model. */
+    private static void modelTable(StringBuilder md, Map<MapBalance, Map<String, Map<String, JmhResults.Row>>> byBalance,
+                                   List<String> sizes, String baseline, List<String> strategies) {
         md.append("\n## Each strategy against the fluid model\n\nEach strategy's mapper stage (its waves' mean, ms) "
                 + "over the model's time for the same wave: where the improvements above depart from the model's, "
                 + "these say which strategy departs. The model gives every strategy the task rate the device was set "
@@ -256,7 +184,7 @@ public final class BalanceMap {
             md.append(' ').append(s).append(" |");
         }
         md.append("\n|---|---|").append("---|".repeat(all.size())).append('\n');
-        for (Map.Entry<Balance, Map<String, Map<String, JmhResults.Row>>> e : byBalance.entrySet()) {
+        for (Map.Entry<MapBalance, Map<String, Map<String, JmhResults.Row>>> e : byBalance.entrySet()) {
             for (String size : sizes) {
                 Map<String, JmhResults.Row> bySize = e.getValue().get(size);
                 if (bySize == null) {
@@ -274,14 +202,6 @@ public final class BalanceMap {
                 md.append('\n');
             }
         }
-        md.append("\n## Charts\n\nSolid: the measured improvement with its interval (cut at the chart's edge); dashed: "
-                + "the fluid model's.\n\n");
-        for (Balance b : byBalance.keySet()) {
-            md.append("![").append(b.label()).append("](").append(b.file()).append(")\n\n");
-        }
-        Path file = outDir.resolve("balance.md");
-        Files.writeString(file, md.toString(), StandardCharsets.UTF_8);
-        return file;
     }
 
     /** The confidence of the improvements' intervals. */
@@ -374,83 +294,5 @@ public final class BalanceMap {
 
     private static String error(JmhResults.Row row) {
         return Double.isNaN(row.error) ? "none (one wave)" : String.format(Locale.ROOT, "%.0f", row.error);
-    }
-
-    /**
-     * One balance's chart: each strategy's measured improvement against the size (its 99% interval as whiskers, cut
-     * at the chart's edge where a few noisy pairs make it wider than the chart) and the fluid model's as a dashed line
-     * of the same colour.
-     */
-    private static void chart(Path png, String title, String baseline, List<String> sizes, List<String> strategies,
-                              Map<String, Cell[]> cells) throws IOException {
-        XYChart chart = new XYChartBuilder().width(900).height(500).title(title)
-                .xAxisTitle("input per map task at full scale (GB)")
-                .yAxisTitle("improvement over " + baseline + " (%)").build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
-        chart.getStyler().setChartBackgroundColor(Color.WHITE);
-        chart.getStyler().setYAxisDecimalPattern("#,##0");
-        chart.getStyler().setXAxisDecimalPattern("0.0");
-        double low = 0;
-        double high = 0;
-        for (Cell[] row : cells.values()) {
-            for (Cell cell : row) {
-                if (cell != null) {
-                    low = Math.min(low, finite(100 * cell.improvement, low));
-                    high = Math.max(high, Math.max(finite(100 * cell.improvement, high), finite(100 * cell.model,
-                            high)));
-                }
-            }
-        }
-        // Room for the intervals of points near the edge; wider intervals are cut there.
-        double margin = Math.max(25, (high - low) / 2);
-        double top = high + margin;
-        double bottom = low - margin;
-        chart.getStyler().setYAxisMax(top);
-        chart.getStyler().setYAxisMin(bottom);
-        Color[] colors = chart.getStyler().getSeriesColors();
-        for (int s = 0; s < strategies.size(); s++) {
-            Color color = colors[s % colors.length];
-            List<Double> x = new ArrayList<>();
-            List<Double> y = new ArrayList<>();
-            List<Double> whiskers = new ArrayList<>();
-            List<Double> modelX = new ArrayList<>();
-            List<Double> model = new ArrayList<>();
-            Cell[] row = cells.get(strategies.get(s));
-            for (int i = 0; i < sizes.size(); i++) {
-                Cell cell = row[i];
-                double gb = DataSize.parse("size", sizes.get(i)).bytes() / 1e9;
-                if (cell == null) {
-                    continue;
-                }
-                double v = 100 * cell.improvement;
-                x.add(gb);
-                y.add(v);
-                // XChart's whiskers are symmetric: the larger side of the interval, so none is understated, cut at
-                // the chart's edge.
-                double half = Math.max(Math.abs(100 * cell.high - v), Math.abs(v - 100 * cell.low));
-                whiskers.add(Double.isFinite(half) ? Math.min(half, top - bottom) : 0.0);
-                if (!Double.isNaN(cell.model)) {
-                    modelX.add(gb);
-                    model.add(100 * cell.model);
-                }
-            }
-            if (!x.isEmpty()) {
-                XYSeries measured = chart.addSeries(strategies.get(s), x, y, whiskers);
-                measured.setLineColor(color);
-                measured.setMarkerColor(color);
-                measured.setMarker(SeriesMarkers.CIRCLE);
-            }
-            if (!model.isEmpty()) {
-                XYSeries line = chart.addSeries(strategies.get(s) + ", fluid model", modelX, model);
-                line.setLineColor(color);
-                line.setLineStyle(SeriesLines.DASH_DASH);
-                line.setMarker(SeriesMarkers.NONE);
-            }
-        }
-        BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
-    }
-
-    private static double finite(double value, double otherwise) {
-        return Double.isFinite(value) ? value : otherwise;
     }
 }
