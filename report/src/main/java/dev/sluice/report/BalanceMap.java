@@ -229,10 +229,8 @@ public final class BalanceMap {
     }
 
     /**
-     * What a fluid disk predicts for {@code row}'s improvement over {@code base} in the same run ({@link MapStageModel}):
-     * the device's rate and dirty cache, the run's tasks, the task rate the device was set from, each strategy's map
-     * output per task and its amplification, every byte written as it is made. NaN where a figure is missing (native
-     * storage; an absolute device, which records no task rate).
+     * What a fluid disk predicts for {@code row}'s improvement over {@code base} in the same run: each one's
+     * {@link #modelMillis}, the baseline's over the strategy's, minus 1. NaN where a figure is missing.
      */
     static double model(JmhResults.Row base, JmhResults.Row row) {
         return modelMillis(base) / modelMillis(row) - 1;

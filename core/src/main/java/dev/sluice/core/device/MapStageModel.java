@@ -92,12 +92,4 @@ public final class MapStageModel {
         double commit = Math.max(0, (held + atCommit - cache) / rate);
         return first + commit;
     }
-
-    /**
-     * A strategy's improvement over a baseline's in this model: the baseline's time over the strategy's, minus 1 (the
-     * harness's improvement), for the same bytes of map output per task. NaN where both take no time.
-     */
-    public double improvement(double bytesPerTask, WriteShape baseline, WriteShape strategy) {
-        return seconds(bytesPerTask, baseline) / seconds(bytesPerTask, strategy) - 1;
-    }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BinaryOperator;
 
 /**
  * The seed's mapper stage: N map tasks written at once on one executor, each on a task thread of its own, as an
@@ -123,13 +124,14 @@ public final class Wave implements AutoCloseable {
             }
             throw failure;
         }
-        Optional<ProcSelfIo> proc = procBefore.isPresent() && procAfter.isPresent()
-                ? Optional.of(procAfter.get().since(procBefore.get())) : Optional.empty();
-        Optional<ProcSelfStat> cpu = cpuBefore.isPresent() && cpuAfter.isPresent()
-                ? Optional.of(cpuAfter.get().since(cpuBefore.get())) : Optional.empty();
-        Optional<MachineCpu> machine = machineBefore.isPresent() && machineAfter.isPresent()
-                ? Optional.of(machineAfter.get().since(machineBefore.get())) : Optional.empty();
-        return new WaveResult(results, wall, io, Math.max(0, atFirstCommit.get()), proc, cpu, machine, peakDirty);
+        return new WaveResult(results, wall, io, Math.max(0, atFirstCommit.get()),
+                since(procBefore, procAfter, ProcSelfIo::since), since(cpuBefore, cpuAfter, ProcSelfStat::since),
+                since(machineBefore, machineAfter, MachineCpu::since), peakDirty);
+    }
+
+    /** What a kernel count changed by over the wave: {@code after} since {@code before}, where both were read. */
+    private static <T> Optional<T> since(Optional<T> before, Optional<T> after, BinaryOperator<T> since) {
+        return before.flatMap(b -> after.map(a -> since.apply(a, b)));
     }
 
     private static Exception add(Exception first, Exception next) {
