@@ -1,10 +1,12 @@
-# Shared by the scripts in this directory: the repository root, Java, the benchmarks jar, errors.
+# Shared by the scripts in this directory: the repository root, Java, the jars, errors.
 # Sourced, not run.
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jar="$root/jmh/target/benchmarks.jar"
-# The offline tools: the benchmark plan (dev.sluice.report.BenchPlan) and the reports (dev.sluice.report.ReportTools).
+# The offline tools: the reports (dev.sluice.report.ReportTools).
 report_jar="$root/report/target/sluice-report.jar"
+# The benchmark run (dev.sluice.bench: its plan and runner), run beside benchmarks.jar.
+bench_jar="$root/bench/target/sluice-bench.jar"
 script="$(basename "$0")"
 
 # Usage errors: a message naming what was wrong, exit status 2.
@@ -43,6 +45,14 @@ set_java_flags() {
 require_jar() {
   if [[ ! -f "$jar" ]]; then
     echo "$script: $jar is missing; build it with: mvn -B -DskipTests package" >&2
+    exit 2
+  fi
+}
+
+# Fails unless the benchmark run's jar exists, saying how to build it.
+require_bench_jar() {
+  if [[ ! -f "$bench_jar" ]]; then
+    echo "$script: $bench_jar is missing; build it with: mvn -B -DskipTests package" >&2
     exit 2
   fi
 }

@@ -77,13 +77,13 @@ case "$event" in cpu|alloc|wall|lock|page-faults) ;; *) die "invalid --event '$e
 [[ -z "$out" || ! -e "$out" || -d "$out" ]] || die "invalid --out '$out': it exists and is not a directory; allowed is a directory, created if missing"
 find_java
 require_jar
-require_report_jar
-class_path "$report_jar"
+require_bench_jar
+class_path "$bench_jar:$jar"
 plan_cp="$cp"
 class_path "$jar"
 # The strategy, size, task count, scale and iterations as the benchmarks parse them: BenchPlan refuses (exit 2) what
 # the fork would, before anything runs.
-problem="$("$java" -cp "$plan_cp" dev.sluice.report.BenchPlan --preset smoke --sizes "$size" --strategies "$strategy" \
+problem="$("$java" -cp "$plan_cp" dev.sluice.bench.BenchPlan --preset smoke --sizes "$size" --strategies "$strategy" \
   --tasks "$tasks" --scale "$scale" --iterations "$iterations" --codec "$codec" --warmup-records "$warmup" --paired off \
   --device "$device" 2>&1 >/dev/null)" || { problem="${problem//--strategies/--strategy}"; die "${problem//--sizes/--size}"; }
 lib="$root/jmh/target/async-profiler/linux-x64/libasyncProfiler.so"

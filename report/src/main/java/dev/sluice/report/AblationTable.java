@@ -1,6 +1,7 @@
 package dev.sluice.report;
 
 import dev.sluice.core.run.Metric;
+import dev.sluice.core.strategy.StrategySets;
 import dev.sluice.spi.Bytes;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -90,7 +91,7 @@ final class AblationTable {
     }
 
     private static int order(String strategy) {
-        int i = BenchPlan.TUNING.indexOf(strategy);
+        int i = StrategySets.TUNING.indexOf(strategy);
         return i < 0 ? Integer.MAX_VALUE : i;
     }
 }

@@ -34,11 +34,11 @@ import java.util.TreeSet;
 public final class BudgetAllocation {
     /** What the allocation knows of one paired configuration after its chunks so far. */
     public static final class Config {
-        final String name;
-        final int pairs;
+        public final String name;
+        public final int pairs;
         final List<PairedRatio> comparisons;
-        final double secondsPerRound;
-        final double secondsPerChunk;
+        public final double secondsPerRound;
+        public final double secondsPerChunk;
 
         /**
          * @param comparisons the comparisons the budget is to decide (each strategy against the baseline, mapper
@@ -132,7 +132,7 @@ public final class BudgetAllocation {
     }
 
     /** The open comparisons of a configuration. */
-    List<PairedRatio> open(Config c) {
+    public List<PairedRatio> open(Config c) {
         List<PairedRatio> open = new ArrayList<>();
         for (PairedRatio r : c.comparisons) {
             if (!closed(r)) {
@@ -143,7 +143,7 @@ public final class BudgetAllocation {
     }
 
     /** The pairs in all that would close every open comparison of a configuration, as {@link #pairsToClose}. */
-    int pairsNeeded(Config c) {
+    public int pairsNeeded(Config c) {
         int needed = 0;
         for (PairedRatio r : open(c)) {
             needed = Math.max(needed, pairsToClose(r));

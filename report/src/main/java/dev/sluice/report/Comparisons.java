@@ -16,7 +16,7 @@ import java.util.Map;
  * where the configuration has it, pair by pair ({@link PairedRatio}), for the mapper stage (JMH's clock: the figure
  * the stopping rule holds to the target) and the query total (the wave plus the reduce side's read after it).
  */
-final class Comparisons {
+public final class Comparisons {
     static final String MAPPER = "mapper stage";
     static final String QUERY = "query total";
     static final String IDEAL = "ideal";
@@ -75,7 +75,7 @@ final class Comparisons {
     }
 
     /** The mapper stage's comparisons of a paired configuration: what its stopping rule looks at. */
-    static List<PairedRatio> mapper(PairedRun run) {
+    public static List<PairedRatio> mapper(PairedRun run) {
         List<PairedRatio> out = new ArrayList<>();
         for (int b : baselines(run.strategies)) {
             out.addAll(against(run, b));
@@ -87,7 +87,7 @@ final class Comparisons {
      * The mapper stage's comparisons against the baseline alone (each other strategy over the first): what a run with
      * a budget decides ({@link DecidingSchedule}).
      */
-    static List<PairedRatio> againstBaseline(PairedRun run) {
+    public static List<PairedRatio> againstBaseline(PairedRun run) {
         return against(run, 0);
     }
 

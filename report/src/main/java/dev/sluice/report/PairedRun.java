@@ -32,9 +32,9 @@ import java.util.stream.Stream;
  * error from its waves, every secondary result split alike), so that reports and comparisons take paired runs as they
  * take any other; its parameters say the strategy, its own memory limit, and {@code pairing}.
  */
-final class PairedRun {
-    static final String ROUNDS = "rounds";
-    static final String FORKS = "forks";
+public final class PairedRun {
+    public static final String ROUNDS = "rounds";
+    public static final String FORKS = "forks";
     /** The parameter that marks a strategy's row made from a paired configuration, and its design. */
     static final String PAIRING = "pairing";
 
@@ -180,17 +180,17 @@ final class PairedRun {
         return values;
     }
 
-    int chunks() {
+    public int chunks() {
         return chunks.size();
     }
 
     /** The pairs so far: every strategy has one wave per pair. */
-    int pairs() {
+    public int pairs() {
         return chunks.stream().mapToInt(c -> c[0].primary.size()).sum();
     }
 
     /** The chunks' file names, without .json, chunk by chunk. */
-    List<List<String>> chunkFiles() {
+    public List<List<String>> chunkFiles() {
         return chunkFiles;
     }
 
@@ -229,7 +229,7 @@ final class PairedRun {
     }
 
     /** The measured time of each chunk's waves with their reads and gates (ms), chunk by chunk. */
-    List<Double> chunkWaveMillis() {
+    public List<Double> chunkWaveMillis() {
         List<Double> out = new ArrayList<>();
         for (Series[] c : chunks) {
             double sum = 0;

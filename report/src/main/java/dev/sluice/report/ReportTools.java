@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * The report tools behind {@code scripts/}: {@code report}, {@code compare}, {@code merge}, {@code results},
  * {@code env}, {@code table}, {@code metric}, {@code shares}, {@code coverage}; and, for the runner of scripts/bench.sh
- * ({@code dev.sluice.jmh.run}), the same report, crossover map and environment as calls.
+ * ({@code dev.sluice.bench.BenchRunner}), the same report, crossover map and environment as calls.
  * Exit status: 0 done, 1 a comparison found a slowdown (compare) or the tool failed, 2 bad arguments.
  */
 public final class ReportTools {

@@ -3,6 +3,7 @@ package dev.sluice.report;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.run.BenchmarkName;
 import dev.sluice.core.run.Metric;
+import dev.sluice.core.strategy.StrategySets;
 import dev.sluice.spi.Bytes;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -20,7 +21,7 @@ import java.util.OptionalDouble;
  * error, MB/s committed per wave, time relative to the raw-write reference of the same size, amplification, write
  * calls per MiB and the kernel's write_bytes and cancelled_write_bytes per MiB committed.
  *
- * <p>{@code java -cp jmh/target/benchmarks.jar dev.sluice.report.ResultsTable jmh/target/jmh-result.json}
+ * <p>{@code java -cp report/target/sluice-report.jar dev.sluice.report.ResultsTable jmh/target/jmh-result.json}
  */
 public final class ResultsTable {
     private ResultsTable() {}
@@ -119,7 +120,7 @@ public final class ResultsTable {
     }
 
     private static int strategyOrder(String strategy) {
-        int i = BenchPlan.STRATEGIES.indexOf(strategy);
+        int i = StrategySets.SEED.indexOf(strategy);
         return i < 0 ? Integer.MAX_VALUE : i;
     }
 }

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -34,9 +33,9 @@ public final class RunDirectory {
         /** Paired: the first chunk's rounds (without a budget, the only chunk's). */
         public final int iterations;
         /** What stops.json says of it: size, device, scale, tasks, codec. */
-        private final Map<String, String> params;
+        final Map<String, String> params;
 
-        Config(String run, String name, long weight, List<String> strategies, int iterations,
+        public Config(String run, String name, long weight, List<String> strategies, int iterations,
                Map<String, String> params) {
             this.run = run;
             this.name = name;
@@ -53,28 +52,13 @@ public final class RunDirectory {
 
     final Path dir;
     final String design;
-    final List<Config> configs = new ArrayList<>();
+    public final List<Config> configs = new ArrayList<>();
 
-    /** The run directory of {@code plan}, whose paired configurations run in its design. */
-    public RunDirectory(Path dir, Plan plan) {
-        this.dir = dir;
-        this.design = plan.design;
-        int i = 0;
-        for (Plan.Configuration c : plan.configurations) {
-            i++;
-            Map<String, String> params = new LinkedHashMap<>();
-            params.put("size", c.size == null ? "" : c.size);
-            params.put("device", c.device);
-            params.put("scale", c.settings.scale);
-            params.put("tasks", c.settings.tasks);
-            params.put("codec", c.settings.codec);
-            configs.add(new Config(String.format(Locale.ROOT, "%02d-%s", i, c.name), c.name, c.weight,
-                    c.paired() ? c.strategies : List.of(), c.iterations, params));
-        }
-    }
-
-    /** A run directory of paired configurations alone (tests). */
-    RunDirectory(Path dir, String design, List<Config> configs) {
+    /**
+     * The run directory in {@code dir} of {@code configs}, in the plan's order, whose paired configurations run in
+     * {@code design} ({@link PairedRun#ROUNDS} or {@link PairedRun#FORKS}).
+     */
+    public RunDirectory(Path dir, String design, List<Config> configs) {
         this.dir = dir;
         this.design = design;
         this.configs.addAll(configs);
@@ -86,7 +70,7 @@ public final class RunDirectory {
     }
 
     /** The configuration of run name {@code NN-NAME}. */
-    Config config(String run) throws IOException {
+    public Config config(String run) throws IOException {
         for (Config c : configs) {
             if (c.run.equals(run)) {
                 return c;
@@ -117,7 +101,7 @@ public final class RunDirectory {
     }
 
     /** Seconds per JMH run file (without .json), as the runner timed them. */
-    Map<String, Double> timing() throws IOException {
+    public Map<String, Double> timing() throws IOException {
         Map<String, Double> out = new TreeMap<>();
         Path file = dir.resolve("timing.tsv");
         if (Files.isRegularFile(file)) {
@@ -132,7 +116,7 @@ public final class RunDirectory {
     }
 
     /** A paired configuration's chunks so far, run in the plan's design. */
-    PairedRun paired(Config c) throws IOException {
+    public PairedRun paired(Config c) throws IOException {
         return PairedRun.read(runs(), c.run, design, c.strategies);
     }
 
@@ -255,7 +239,7 @@ public final class RunDirectory {
      * Writes why a paired configuration stopped, for stops.json; {@code cost} is what the schedule knew of its costs
      * ({@link WeightedShares#cost}: seconds per round, per chunk), null where it weighed none (no budget).
      */
-    void writeStop(Config c, PairedRun run, StoppingRule.Decision decision, double seconds, double secondsLeft,
+    public void writeStop(Config c, PairedRun run, StoppingRule.Decision decision, double seconds, double secondsLeft,
                    double[] cost) throws IOException {
         ObjectMapper json = new ObjectMapper();
         ObjectNode o = json.createObjectNode();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.run.BenchmarkName;
 import dev.sluice.core.run.Metric;
+import dev.sluice.core.strategy.StrategySets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -56,11 +57,11 @@ final class SeedRun {
                 ? new PairedSection(writes, sizes, strategies, baseline, stops) : null;
     }
 
-    /** {@code strategies} in the plan's order ({@link BenchPlan#STRATEGIES}), then any others in their own. */
+    /** {@code strategies} in the plan's order ({@link StrategySets#SEED}), then any others in their own. */
     static List<String> inPlanOrder(Collection<String> strategies) {
         List<String> ordered = new ArrayList<>();
         Set<String> rest = new LinkedHashSet<>(strategies);
-        for (String s : BenchPlan.STRATEGIES) {
+        for (String s : StrategySets.SEED) {
             if (rest.remove(s)) {
                 ordered.add(s);
             }

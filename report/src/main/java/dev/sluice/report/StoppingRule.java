@@ -50,7 +50,7 @@ public final class StoppingRule {
         public final int pairsNeeded;
         public final String why;
 
-        Decision(Reason reason, int rounds, int pairsNeeded, String why) {
+        public Decision(Reason reason, int rounds, int pairsNeeded, String why) {
             this.reason = reason;
             this.rounds = rounds;
             this.pairsNeeded = pairsNeeded;

@@ -210,7 +210,7 @@ class SeedReportTest {
     @Test
     void anUnpairedRunIsComparedWithItsFirstStrategyInThePlansOrder(@TempDir Path dir) throws Exception {
         Files.createDirectories(dir);
-        // No per-batch: buffered comes first in the plan's order (BenchPlan.STRATEGIES), then a strategy of its own.
+        // No per-batch: buffered comes first in the plan's order (StrategySets.SEED), then a strategy of its own.
         Path result = new SyntheticResults()
                 .wave("tiny", "buffered:merge=gather", PER_BATCH, READS)
                 .wave("tiny", "buffered", BUFFERED, READS)

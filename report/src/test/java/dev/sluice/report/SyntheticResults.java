@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** JMH JSON results written as JMH writes them ({@code -rf json}), with the measured waves a test chooses. */
-final class SyntheticResults {
+public final class SyntheticResults {
     private final ObjectMapper json = new ObjectMapper();
     private final ArrayNode all = json.createArrayNode();
 
@@ -53,7 +53,7 @@ final class SyntheticResults {
      * the waves in the order PairedState takes them (round r starts at strategy r mod k), each with its
      * {@code pair.strategy}, {@code pair.round}, and a read of a tenth of its time.
      */
-    SyntheticResults paired(String size, List<String> strategies, String memoryLimit, double[][] times) {
+    public SyntheticResults paired(String size, List<String> strategies, String memoryLimit, double[][] times) {
         int k = strategies.size();
         List<Double> waves = new java.util.ArrayList<>();
         List<Double> index = new java.util.ArrayList<>();
@@ -91,7 +91,7 @@ final class SyntheticResults {
         return this;
     }
 
-    Path write(Path file) throws IOException {
+    public Path write(Path file) throws IOException {
         json.writeValue(file.toFile(), all);
         return file;
     }
