@@ -4,8 +4,8 @@ import dev.sluice.bench.Plan.Configuration;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.TaskRateCache;
 import dev.sluice.core.run.BalanceFit;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
-import dev.sluice.core.run.Param;
 import dev.sluice.core.run.Prefault;
 import dev.sluice.core.run.Workload;
 import dev.sluice.jmh.SluiceBenchmarks;
@@ -292,7 +292,7 @@ public final class BenchRunner {
                     break;
                 case RAW_WRITE:
                     long bytes = dataBytesPerTask(c.rawOf);
-                    err.println(script + ":   " + Param.FILE_BYTES + " = " + bytes + " (" + c.rawOf + "'s "
+                    err.println(script + ":   " + BenchmarkParam.FILE_BYTES + " = " + bytes + " (" + c.rawOf + "'s "
                             + DATA_BYTES_PER_TASK + ")");
                     jmh(Runs.raw(c, run, bytes));
                     break;
@@ -302,7 +302,7 @@ public final class BenchRunner {
                 case PACED_WRITE:
                     long fileBytes = dataBytesPerTask(c.rawOf);
                     long pace = pace(fileBytes, c.size);
-                    err.println(script + ":   " + Param.PACE + " = " + pace + " bytes/s per thread (" + fileBytes
+                    err.println(script + ":   " + BenchmarkParam.PACE + " = " + pace + " bytes/s per thread (" + fileBytes
                             + " bytes over " + c.size + "-floor's serialize + compress)");
                     jmh(Runs.paced(c, run, String.valueOf(fileBytes), String.valueOf(pace)));
                     break;

@@ -1,6 +1,6 @@
 package dev.sluice.bench;
 
-import dev.sluice.core.run.Param;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.jmh.profile.ShuffleIoProfiler;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 final class JmhRun {
     final String file;
     final Class<?> benchmark;
-    final Map<Param, String> params = new LinkedHashMap<>();
+    final Map<BenchmarkParam, String> params = new LinkedHashMap<>();
     final int warmups;
     final int iterations;
 
@@ -31,7 +31,7 @@ final class JmhRun {
         this.iterations = iterations;
     }
 
-    JmhRun param(Param name, String value) {
+    JmhRun param(BenchmarkParam name, String value) {
         params.put(name, value);
         return this;
     }

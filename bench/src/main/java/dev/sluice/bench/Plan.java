@@ -1,5 +1,6 @@
 package dev.sluice.bench;
 
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.report.RunDirectory;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -41,11 +42,11 @@ public final class Plan {
         for (Configuration c : configurations) {
             i++;
             Map<String, String> params = new LinkedHashMap<>();
-            params.put("size", c.size == null ? "" : c.size);
-            params.put("device", c.device);
-            params.put("scale", c.settings.scale);
-            params.put("tasks", c.settings.tasks);
-            params.put("codec", c.settings.codec);
+            params.put(BenchmarkParam.SIZE.key(), c.size == null ? "" : c.size);
+            params.put(BenchmarkParam.DEVICE.key(), c.device);
+            params.put(BenchmarkParam.SCALE.key(), c.settings.scale);
+            params.put(BenchmarkParam.TASKS.key(), c.settings.tasks);
+            params.put(BenchmarkParam.CODEC.key(), c.settings.codec);
             named.add(new RunDirectory.Config(String.format(Locale.ROOT, "%02d-%s", i, c.name), c.name, c.weight,
                     c.paired() ? c.strategies : List.of(), c.iterations, params));
         }

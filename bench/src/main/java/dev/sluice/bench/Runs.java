@@ -4,8 +4,8 @@ import dev.sluice.bench.Plan.Configuration;
 import dev.sluice.bench.Plan.Settings;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.run.BalanceFit;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.BenchmarkTerms;
-import dev.sluice.core.run.Param;
 import dev.sluice.jmh.noise.NoiseFloorBenchmark;
 import dev.sluice.jmh.write.FloorBenchmark;
 import dev.sluice.jmh.write.PairedWaveBenchmark;
@@ -21,15 +21,15 @@ final class Runs {
     /** The same iterations of a constant job: the error no configuration can be expected to beat here. */
     static JmhRun noiseFloor(Configuration c, String file) {
         return new JmhRun(file, NoiseFloorBenchmark.class, c.warmups, c.iterations)
-                .param(Param.TASKS, c.settings.tasks);
+                .param(BenchmarkParam.TASKS, c.settings.tasks);
     }
 
     /** One strategy in a fork of its own; a memory limit where it needs one. */
     static JmhRun single(Configuration c, String file) {
         JmhRun run = common(new JmhRun(file, ShuffleWriteBenchmark.class, c.warmups, c.iterations)
-                .param(Param.STRATEGY, c.strategies.get(0)), c);
+                .param(BenchmarkParam.STRATEGY, c.strategies.get(0)), c);
         if (c.limited()) {
-            run.param(Param.MEMORY_LIMIT, c.memoryLimits.get(0));
+            run.param(BenchmarkParam.MEMORY_LIMIT, c.memoryLimits.get(0));
         }
         return run;
     }
@@ -44,7 +44,7 @@ final class Runs {
      * second, or where it will come from).
      */
     static JmhRun paced(Configuration c, String file, String fileBytes, String pace) {
-        return common(rawWrite(c, file, fileBytes).param(Param.PACE, pace), c);
+        return common(rawWrite(c, file, fileBytes).param(BenchmarkParam.PACE, pace), c);
     }
 
     private static JmhRun raw(Configuration c, String file, String fileBytes) {
@@ -52,7 +52,7 @@ final class Runs {
     }
 
     private static JmhRun rawWrite(Configuration c, String file, String fileBytes) {
-        return new JmhRun(file, RawWriteBenchmark.class, c.warmups, c.iterations).param(Param.FILE_BYTES, fileBytes);
+        return new JmhRun(file, RawWriteBenchmark.class, c.warmups, c.iterations).param(BenchmarkParam.FILE_BYTES, fileBytes);
     }
 
     /**
@@ -61,8 +61,8 @@ final class Runs {
      */
     static JmhRun floor(Configuration c, String file) {
         Settings s = c.settings;
-        return new JmhRun(file, FloorBenchmark.class, c.warmups, c.iterations).param(Param.SIZE, c.size)
-                .param(Param.SCALE, s.scale).param(Param.TASKS, s.tasks).param(Param.CODEC, s.codec);
+        return new JmhRun(file, FloorBenchmark.class, c.warmups, c.iterations).param(BenchmarkParam.SIZE, c.size)
+                .param(BenchmarkParam.SCALE, s.scale).param(BenchmarkParam.TASKS, s.tasks).param(BenchmarkParam.CODEC, s.codec);
     }
 
     /**
@@ -99,9 +99,9 @@ final class Runs {
         String file = run + "-c" + chunk;
         if (design.equals(BenchPlan.ROUNDS)) {
             JmhRun paired = new JmhRun(file, PairedWaveBenchmark.class, c.warmups * k, rounds * k)
-                    .param(Param.STRATEGIES, String.join(BenchmarkTerms.LIST, c.strategies));
+                    .param(BenchmarkParam.STRATEGIES, String.join(BenchmarkTerms.LIST, c.strategies));
             if (c.limited()) {
-                paired.param(Param.MEMORY_LIMIT, String.join(BenchmarkTerms.LIST, c.memoryLimits));
+                paired.param(BenchmarkParam.MEMORY_LIMIT, String.join(BenchmarkTerms.LIST, c.memoryLimits));
             }
             return List.of(common(paired, c));
         }
@@ -109,9 +109,9 @@ final class Runs {
         for (int i = 0; i < k; i++) {
             int s = (i + chunk - 1) % k;
             JmhRun fork = new JmhRun(file + "-s" + s, ShuffleWriteBenchmark.class, c.warmups, rounds)
-                    .param(Param.STRATEGY, c.strategies.get(s));
+                    .param(BenchmarkParam.STRATEGY, c.strategies.get(s));
             if (c.limited()) {
-                fork.param(Param.MEMORY_LIMIT, c.memoryLimits.get(s));
+                fork.param(BenchmarkParam.MEMORY_LIMIT, c.memoryLimits.get(s));
             }
             forks.add(common(fork, c));
         }
@@ -121,10 +121,10 @@ final class Runs {
     /** What every write and raw write of a configuration is given: its size, device and the plan's settings. */
     private static JmhRun common(JmhRun run, Configuration c) {
         Settings s = c.settings;
-        run.param(Param.SIZE, c.size).param(Param.SCALE, s.scale).param(Param.TASKS, s.tasks)
-                .param(Param.CODEC, s.codec);
+        run.param(BenchmarkParam.SIZE, c.size).param(BenchmarkParam.SCALE, s.scale).param(BenchmarkParam.TASKS, s.tasks)
+                .param(BenchmarkParam.CODEC, s.codec);
         if (!DeviceSpec.NATIVE.equals(c.device)) {
-            run.param(Param.DEVICE, c.device);
+            run.param(BenchmarkParam.DEVICE, c.device);
         }
         if (BalanceFit.AUTO.equals(s.producer)) {
             // BenchRunner chooses it per device first (Plan.withProducers); on native storage it is none.
@@ -133,14 +133,14 @@ final class Runs {
                         + " was not chosen before its runs were made");
             }
         } else if (s.producer != null) {
-            run.param(Param.PRODUCER, s.producer);
+            run.param(BenchmarkParam.PRODUCER, s.producer);
         }
         if (s.warmUp.equals(BenchmarkTerms.FULL)) {
-            run.param(Param.WARM_UP, s.warmUp);
+            run.param(BenchmarkParam.WARM_UP, s.warmUp);
         }
         if (s.sync) {
             // Every commit forces its files to the device, and so does the raw write: the disk in every wave.
-            run.param(Param.SYNC, "true");
+            run.param(BenchmarkParam.SYNC, "true");
         }
         return run;
     }

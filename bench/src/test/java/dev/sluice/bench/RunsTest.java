@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.bench.Plan.Configuration;
-import dev.sluice.core.run.Param;
+import dev.sluice.core.run.BenchmarkParam;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -114,8 +114,8 @@ class RunsTest {
         Options options = run.options(Path.of("runs/01-tiny-c1.json"), List.of("-Dsluice.verifiedDigests=v"));
         assertEquals(List.of("^\\Qdev.sluice.jmh.write.PairedWaveBenchmark.\\E"), options.getIncludes());
         assertEquals(List.of("per-batch+buffered+async+async:skipMerge=true+ideal"),
-                List.copyOf(options.getParameter(Param.STRATEGIES.key()).get()));
-        assertEquals(List.of("tiny"), List.copyOf(options.getParameter(Param.SIZE.key()).get()));
+                List.copyOf(options.getParameter(BenchmarkParam.STRATEGIES.key()).get()));
+        assertEquals(List.of("tiny"), List.copyOf(options.getParameter(BenchmarkParam.SIZE.key()).get()));
         assertEquals(0, options.getWarmupIterations().get());
         assertEquals(10, options.getMeasurementIterations().get(), "two rounds of five strategies");
         assertEquals(1, options.getForkCount().get());

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.run.BenchmarkName;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
-import dev.sluice.core.run.Param;
 import dev.sluice.jmh.SluiceBenchmarks;
 import dev.sluice.report.JmhResults;
 import java.io.ByteArrayInputStream;
@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Benchmark;
 /**
  * The terms the benchmarks, the runner and the report share: every {@link Metric} the report reads is written by a
  * benchmark, every {@link BenchmarkName} names a benchmark class, and the {@code @Param} fields of the benchmarks are
- * the {@link Param}s, each of them at least one. Which metrics a module uses is read from its compiled
+ * the {@link BenchmarkParam}s, each of them at least one. Which metrics a module uses is read from its compiled
  * classes (each use of a {@code Metric} constant is a field reference in a class's constant pool), so that a key the
  * report starts to read, or one no benchmark writes any more, fails here rather than in a benchmark run.
  */
@@ -85,17 +85,17 @@ class TermsTest {
             }
         }
         Set<String> params = new TreeSet<>();
-        for (Param p : Param.values()) {
+        for (BenchmarkParam p : BenchmarkParam.values()) {
             params.add(p.key());
         }
         Set<String> notParams = new TreeSet<>(fields);
         notParams.removeAll(params);
-        assertEquals(Set.of(), notParams, "@Param fields of the benchmarks that are no Param");
+        assertEquals(Set.of(), notParams, "@Param fields of the benchmarks that are no BenchmarkParam");
         Set<String> noField = new HashSet<>(params);
         noField.removeAll(fields);
-        assertEquals(Set.of(), noField, "Params that name no @Param field of the benchmarks");
-        assertEquals(Param.MEMORY_LIMIT, Param.of("memoryLimit").orElseThrow());
-        assertTrue(Param.of("memory-limit").isEmpty());
+        assertEquals(Set.of(), noField, "BenchmarkParams that name no @Param field of the benchmarks");
+        assertEquals(BenchmarkParam.MEMORY_LIMIT, BenchmarkParam.of("memoryLimit").orElseThrow());
+        assertTrue(BenchmarkParam.of("memory-limit").isEmpty());
     }
 
     /** The Metric constants referenced by the classes of the module (class directory or jar) that holds {@code in}. */

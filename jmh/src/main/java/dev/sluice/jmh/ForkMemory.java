@@ -1,5 +1,6 @@
 package dev.sluice.jmh;
 
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.jmh.state.MemoryLimit;
 import dev.sluice.spi.Bytes;
@@ -34,7 +35,7 @@ final class ForkMemory {
         for (String strategy : strategies) {
             StrategySpec spec;
             try {
-                spec = StrategySpec.parse("strategy", strategy);
+                spec = StrategySpec.parse(BenchmarkParam.STRATEGY.key(), strategy);
             } catch (IllegalArgumentException e) {
                 continue; // JMH reports the bad spec when the trial starts
             }
@@ -44,7 +45,7 @@ final class ForkMemory {
                         MemoryPlan plan = new MemoryPlan();
                         try {
                             WriterConfig config = WriterConfig.builder().partitions(Integer.parseInt(partitionCount))
-                                    .memoryLimit(MemoryLimit.parse("memoryLimit", limit))
+                                    .memoryLimit(MemoryLimit.parse(BenchmarkParam.MEMORY_LIMIT.key(), limit))
                                     .outputDir(Path.of(System.getProperty("java.io.tmpdir"))).build();
                             spec.planMemory(plan, config, new TaskShape(Integer.parseInt(taskCount), 0, 1));
                         } catch (IllegalArgumentException e) {

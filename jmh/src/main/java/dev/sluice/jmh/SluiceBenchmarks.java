@@ -1,6 +1,6 @@
 package dev.sluice.jmh;
 
-import dev.sluice.core.run.Param;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Workload;
 import dev.sluice.jmh.link.NamespacedForks;
 import dev.sluice.jmh.profile.ShuffleIoProfiler;
@@ -36,14 +36,14 @@ public final class SluiceBenchmarks {
      * The heap and direct memory the forks need for the strategies and task counts of a run, each parameter's values
      * as {@code param} gives them (or the default it is given).
      */
-    private static ForkMemory forkMemory(BiFunction<Param, Collection<String>, Collection<String>> param) {
+    private static ForkMemory forkMemory(BiFunction<BenchmarkParam, Collection<String>, Collection<String>> param) {
         // A paired trial's strategies run one at a time, so its fork needs what the largest of them needs.
-        List<String> strategies = new ArrayList<>(param.apply(Param.STRATEGY, List.of("per-batch", "buffered",
+        List<String> strategies = new ArrayList<>(param.apply(BenchmarkParam.STRATEGY, List.of("per-batch", "buffered",
                 "async")));
-        strategies.addAll(listed(param.apply(Param.STRATEGIES, List.of())));
-        return ForkMemory.of(strategies, param.apply(Param.TASKS, List.of(Workload.DEFAULT_TASKS)),
-                param.apply(Param.PARTITIONS, List.of(Workload.DEFAULT_PARTITIONS)),
-                listed(param.apply(Param.MEMORY_LIMIT, List.of("none"))));
+        strategies.addAll(listed(param.apply(BenchmarkParam.STRATEGIES, List.of())));
+        return ForkMemory.of(strategies, param.apply(BenchmarkParam.TASKS, List.of(Workload.DEFAULT_TASKS)),
+                param.apply(BenchmarkParam.PARTITIONS, List.of(Workload.DEFAULT_PARTITIONS)),
+                listed(param.apply(BenchmarkParam.MEMORY_LIMIT, List.of("none"))));
     }
 
     /**
@@ -51,7 +51,7 @@ public final class SluiceBenchmarks {
      * JDK, a heap and direct-memory cap sized to its strategies and tasks, and {@code -Dsluice.verifiedDigests=DIR}
      * where {@code verifiedDigests} is not null, as one argument whatever its path holds.
      */
-    public static List<String> forkFlags(Map<Param, String> params, String verifiedDigests) {
+    public static List<String> forkFlags(Map<BenchmarkParam, String> params, String verifiedDigests) {
         return forkFlags(forkMemory((name, otherwise) -> params.containsKey(name) ? List.of(params.get(name))
                 : otherwise), verifiedDigests);
     }
@@ -72,7 +72,7 @@ public final class SluiceBenchmarks {
         return out;
     }
 
-    private static Collection<String> param(CommandLineOptions cmd, Param p, Collection<String> otherwise) {
+    private static Collection<String> param(CommandLineOptions cmd, BenchmarkParam p, Collection<String> otherwise) {
         return cmd.getParameter(p.key()).hasValue() ? cmd.getParameter(p.key()).get() : otherwise;
     }
 
@@ -149,8 +149,8 @@ public final class SluiceBenchmarks {
     /** Whether any {@code link} parameter value is emulated; each is parsed, so a bad one is refused here. */
     private static boolean emulatedLink(CommandLineOptions cmd) {
         boolean emulated = false;
-        for (String value : param(cmd, Param.LINK, List.of(LinkSpec.NATIVE))) {
-            emulated |= !LinkSpec.parse("link", value).isNative();
+        for (String value : param(cmd, BenchmarkParam.LINK, List.of(LinkSpec.NATIVE))) {
+            emulated |= !LinkSpec.parse(BenchmarkParam.LINK.key(), value).isNative();
         }
         return emulated;
     }

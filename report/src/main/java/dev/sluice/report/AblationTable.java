@@ -1,5 +1,6 @@
 package dev.sluice.report;
 
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import dev.sluice.core.strategy.StrategySets;
 import dev.sluice.spi.Bytes;
@@ -23,7 +24,7 @@ final class AblationTable {
         TreeSet<String> groups = new TreeSet<>();
         for (JmhResults.Row r : rows) {
             if (r.isWave()) {
-                groups.add(r.param("codec") + "|" + ResultsTable.sizeOrder(r.param("size")) + "|" + r.param("size"));
+                groups.add(r.param(BenchmarkParam.CODEC) + "|" + ResultsTable.sizeOrder(r.param(BenchmarkParam.SIZE)) + "|" + r.param(BenchmarkParam.SIZE));
             }
         }
         for (String group : groups) {
@@ -34,33 +35,33 @@ final class AblationTable {
             JmhResults.Row ideal = null;
             JmhResults.Row raw = null;
             for (JmhResults.Row r : rows) {
-                if (!r.param("codec").equals(codec) || !r.param("size").equals(size)) {
+                if (!r.param(BenchmarkParam.CODEC).equals(codec) || !r.param(BenchmarkParam.SIZE).equals(size)) {
                     continue;
                 }
                 if (r.isRawWrite()) {
                     raw = r;
                 } else if (r.isWave()) {
                     writes.add(r);
-                    ideal = r.param("strategy").equals("ideal") ? r : ideal;
+                    ideal = r.param(BenchmarkParam.STRATEGY).equals("ideal") ? r : ideal;
                 }
             }
-            writes.sort(Comparator.comparing(r -> order(r.param("strategy"))));
+            writes.sort(Comparator.comparing(r -> order(r.param(BenchmarkParam.STRATEGY))));
             JmhResults.Row first = writes.get(0);
             out.printf(Locale.ROOT, "### %s, %s (%s tasks, scale %s, %.0f batches and %.0f MB of input per task)%n%n",
-                    size, codec, first.param("tasks"), first.param("scale"),
+                    size, codec, first.param(BenchmarkParam.TASKS), first.param(BenchmarkParam.SCALE),
                     first.metric(Metric.WAVE_BATCHES_PER_TASK).orElse(Double.NaN),
                     first.metric(Metric.WAVE_INPUT_BYTES_PER_TASK).orElse(Double.NaN) / 1e6);
             out.println("| strategy | ms per wave (± error) | share of ideal's throughput | vs raw write | amplification "
                     + "| write calls/MiB | peak memory MiB | command |");
             out.println("|---|---|---|---|---|---|---|---|");
             for (JmhResults.Row r : writes) {
-                out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | `%s` |%n", r.param("strategy"),
+                out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | `%s` |%n", r.param(BenchmarkParam.STRATEGY),
                         ResultsTable.ms(r), ideal == null ? "n/a" : ratio(ideal, r),
                         raw == null ? "n/a" : String.format(Locale.ROOT, "%.1fx", r.score / raw.score),
                         ResultsTable.fmt(r.metric(Metric.IO_AMPLIFICATION), "%.2f"),
                         ResultsTable.fmt(r.metric(Metric.IO_WRITE_CALLS_PER_MIB), "%.1f"),
                         ResultsTable.fmt(ResultsTable.div(r.metric(Metric.IO_PEAK_BUFFERED_BYTES), Bytes.MiB), "%.0f"),
-                        command(r, "--strategies " + quote(r.param("strategy"))));
+                        command(r, "--strategies " + quote(r.param(BenchmarkParam.STRATEGY))));
             }
             if (raw != null) {
                 out.printf(Locale.ROOT, "| raw write | %s | %s | 1.0x | %s | %s | | every run's %s-raw |%n",
@@ -82,7 +83,7 @@ final class AblationTable {
     }
 
     private static String command(JmhResults.Row r, String strategies) {
-        return "scripts/bench.sh --preset tuning --codec " + r.param("codec") + " --sizes " + r.param("size") + " "
+        return "scripts/bench.sh --preset tuning --codec " + r.param(BenchmarkParam.CODEC) + " --sizes " + r.param(BenchmarkParam.SIZE) + " "
                 + strategies;
     }
 

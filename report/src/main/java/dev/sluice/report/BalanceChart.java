@@ -1,6 +1,7 @@
 package dev.sluice.report;
 
 import dev.sluice.core.input.DataSize;
+import dev.sluice.core.run.BenchmarkParam;
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -61,7 +62,7 @@ final class BalanceChart {
             BalanceMap.Cell[] row = cells.get(strategies.get(s));
             for (int i = 0; i < sizes.size(); i++) {
                 BalanceMap.Cell cell = row[i];
-                double gb = DataSize.parse("size", sizes.get(i)).bytes() / 1e9;
+                double gb = DataSize.parse(BenchmarkParam.SIZE.key(), sizes.get(i)).bytes() / 1e9;
                 if (cell == null) {
                     continue;
                 }

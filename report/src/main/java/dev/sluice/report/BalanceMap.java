@@ -3,6 +3,7 @@ package dev.sluice.report;
 import dev.sluice.core.device.FluidDisk;
 import dev.sluice.core.device.MapStageModel;
 import dev.sluice.core.input.DataSize;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -75,8 +76,8 @@ public final class BalanceMap {
             if (!row.isWave()) {
                 continue;
             }
-            String size = row.param("size");
-            String strategy = row.param("strategy");
+            String size = row.param(BenchmarkParam.SIZE);
+            String strategy = row.param(BenchmarkParam.STRATEGY);
             if (!sizes.contains(size)) {
                 sizes.add(size);
             }
@@ -86,7 +87,7 @@ public final class BalanceMap {
             byBalance.computeIfAbsent(MapBalance.of(row), b -> new LinkedHashMap<>())
                     .computeIfAbsent(size, s -> new LinkedHashMap<>()).put(strategy, row);
         }
-        sizes.sort(Comparator.comparingLong(s -> DataSize.parse("size", s).bytes()));
+        sizes.sort(Comparator.comparingLong(s -> DataSize.parse(BenchmarkParam.SIZE.key(), s).bytes()));
         String baseline = SeedRun.baseline(rows, SeedRun.inPlanOrder(strategies));
         strategies.remove(baseline);
         StringBuilder md = new StringBuilder();
@@ -244,7 +245,7 @@ public final class BalanceMap {
         OptionalDouble rate = row.metric(Metric.DEVICE_WRITE_MBPS);
         OptionalDouble dirty = row.metric(Metric.DEVICE_DIRTY_MB);
         OptionalDouble taskRate = row.metric(Metric.DEVICE_TASK_RATE_MBPS);
-        String tasks = row.param("tasks");
+        String tasks = row.param(BenchmarkParam.TASKS);
         if (rate.isEmpty() || dirty.isEmpty() || taskRate.isEmpty() || tasks.isEmpty() || !(rate.getAsDouble() > 0)
                 || !(taskRate.getAsDouble() > 0)) {
             return Double.NaN;

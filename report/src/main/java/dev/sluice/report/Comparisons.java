@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.run.BenchmarkParam;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,6 +63,13 @@ public final class Comparisons {
             return params.getOrDefault(name, "");
         }
     }
+
+    /**
+     * What comparisons.json says of each comparison's configuration: the JMH parameters that tell configurations apart
+     * and the paired design ({@code pairing}, which is no parameter).
+     */
+    private static final List<String> CONFIGURATION = List.of(BenchmarkParam.SIZE.key(), BenchmarkParam.DEVICE.key(),
+            BenchmarkParam.SCALE.key(), BenchmarkParam.TASKS.key(), BenchmarkParam.CODEC.key(), BenchmarkParam.SYNC.key(), "pairing");
 
     private Comparisons() {}
 
@@ -138,8 +147,8 @@ public final class Comparisons {
         for (Entry e : entries) {
             ObjectNode o = all.addObject();
             o.put("config", e.config);
-            for (String p : List.of("size", "device", "scale", "tasks", "codec", "sync", "pairing")) {
-                o.put(p, e.param(p).isEmpty() && p.equals("device") ? "native" : e.param(p));
+            for (String p : CONFIGURATION) {
+                o.put(p, e.param(p).isEmpty() && p.equals(BenchmarkParam.DEVICE.key()) ? DeviceSpec.NATIVE : e.param(p));
             }
             o.put("figure", e.figure);
             o.put("strategy", e.strategy);
@@ -199,7 +208,7 @@ public final class Comparisons {
         List<Entry> out = new ArrayList<>();
         for (JsonNode o : root) {
             Map<String, String> params = new java.util.TreeMap<>();
-            for (String p : List.of("size", "device", "scale", "tasks", "codec", "sync", "pairing")) {
+            for (String p : CONFIGURATION) {
                 params.put(p, o.path(p).asText());
             }
             List<Double> ratios = new ArrayList<>();

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.core.device.DeviceMechanism;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.EmulatedDevice;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.nio.file.FileStore;
@@ -90,8 +91,8 @@ public final class Environment {
     public Environment withDevices(List<JmhResults.Row> rows) {
         Map<String, List<JmhResults.Row>> byDevice = new TreeMap<>();
         for (JmhResults.Row row : rows) {
-            if (row.params.containsKey("device")) {
-                byDevice.computeIfAbsent(row.param("device"), k -> new ArrayList<>()).add(row);
+            if (row.params.containsKey(BenchmarkParam.DEVICE.key())) {
+                byDevice.computeIfAbsent(row.param(BenchmarkParam.DEVICE), k -> new ArrayList<>()).add(row);
             }
         }
         if (byDevice.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.sluice.report;
 
 import dev.sluice.core.run.BenchmarkName;
+import dev.sluice.core.run.BenchmarkParam;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -58,15 +59,15 @@ final class Floor {
         if (serialize.isEmpty() || compress.isEmpty() || raw.isEmpty()) {
             return Optional.empty();
         }
-        String device = raw.get().param("device");
-        Optional<JmhResults.Row> paced = rows.stream().filter(r -> r.isPacedWrite() && r.param("size").equals(size)
-                && r.param("device").equals(device)).findFirst();
+        String device = raw.get().param(BenchmarkParam.DEVICE);
+        Optional<JmhResults.Row> paced = rows.stream().filter(r -> r.isPacedWrite() && r.param(BenchmarkParam.SIZE).equals(size)
+                && r.param(BenchmarkParam.DEVICE).equals(device)).findFirst();
         return Optional.of(new Floor(serialize.get(), compress.get(), raw.get(), paced));
     }
 
     /** The raw write of {@code size}: the first of that size, as the report's raw-write table takes it. */
     static Optional<JmhResults.Row> rawWrite(List<JmhResults.Row> rows, String size) {
-        return rows.stream().filter(r -> r.isRawWrite() && r.param("size").equals(size)).findFirst();
+        return rows.stream().filter(r -> r.isRawWrite() && r.param(BenchmarkParam.SIZE).equals(size)).findFirst();
     }
 
     /** Whether {@code rows} hold any floor measurement at all. */
@@ -84,7 +85,7 @@ final class Floor {
 
     private static Optional<JmhResults.Row> floorRow(List<JmhResults.Row> rows, String size, String method) {
         return rows.stream().filter(r -> r.is(BenchmarkName.FLOOR) && r.benchmark.endsWith("." + method)
-                && r.param("size").equals(size)).findFirst();
+                && r.param(BenchmarkParam.SIZE).equals(size)).findFirst();
     }
 
     /** Serialize plus compress: the CPU work on every core. */

@@ -3,6 +3,7 @@ package dev.sluice.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.core.run.BenchmarkName;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -24,7 +25,6 @@ public final class JmhResults {
 
     /** One benchmark run: its name, parameters, score with error, and secondary metrics by key. */
     /** RawWriteBenchmark's parameter for its threads' pace, and its value for none. */
-    static final String PACE = "pace";
     static final String UNPACED = "none";
 
     public static final class Row {
@@ -84,6 +84,12 @@ public final class JmhResults {
             return error / score;
         }
 
+        /** The value of JMH parameter {@code p}; empty if the row has none. */
+        public String param(BenchmarkParam p) {
+            return param(p.key());
+        }
+
+        /** The value of the JMH parameter named {@code name}, as the result names it; empty if none. */
         public String param(String name) {
             return params.getOrDefault(name, "");
         }
@@ -98,7 +104,7 @@ public final class JmhResults {
          * paired run (PairedWaveBenchmark, split by strategy: {@link PairedRun#rows}).
          */
         public boolean isWave() {
-            return is(BenchmarkName.SHUFFLE_WRITE) || is(BenchmarkName.PAIRED_WAVE) && !param("strategy").isEmpty();
+            return is(BenchmarkName.SHUFFLE_WRITE) || is(BenchmarkName.PAIRED_WAVE) && !param(BenchmarkParam.STRATEGY).isEmpty();
         }
 
         /** A raw write as fast as the storage takes it: no {@code pace} parameter (results before it) or none. */
@@ -108,7 +114,7 @@ public final class JmhResults {
 
         /** A raw write whose threads wrote no faster than a {@code pace} (the floor's paced write, {@link Floor}). */
         public boolean isPacedWrite() {
-            return is(BenchmarkName.RAW_WRITE) && !param(PACE).isEmpty() && !param(PACE).equals(UNPACED);
+            return is(BenchmarkName.RAW_WRITE) && !param(BenchmarkParam.PACE).isEmpty() && !param(BenchmarkParam.PACE).equals(UNPACED);
         }
 
         /** The paired design the row's waves were measured in ({@code rounds}, {@code forks}), or empty. */
@@ -128,7 +134,7 @@ public final class JmhResults {
     /** A row of one strategy's measured runs and nothing else, for tests of the statistics. */
     static Row readRow(String strategy, List<Double> runs) {
         double mean = runs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-        return new Row("ShuffleWriteBenchmark.wave", Map.of("strategy", strategy), mean, "ms/op", runs, Map.of(),
+        return new Row("ShuffleWriteBenchmark.wave", Map.of(BenchmarkParam.STRATEGY.key(), strategy), mean, "ms/op", runs, Map.of(),
                 Map.of());
     }
 

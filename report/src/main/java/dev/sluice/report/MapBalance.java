@@ -2,6 +2,7 @@ package dev.sluice.report;
 
 import dev.sluice.core.device.DeviceProfile;
 import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.run.BenchmarkParam;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -27,8 +28,8 @@ final class MapBalance implements Comparable<MapBalance> {
     }
 
     static MapBalance of(JmhResults.Row row) {
-        String device = row.param("device").isEmpty() ? DeviceSpec.NATIVE : row.param("device");
-        DeviceSpec spec = DeviceSpec.parse("device", device);
+        String device = row.param(BenchmarkParam.DEVICE).isEmpty() ? DeviceSpec.NATIVE : row.param(BenchmarkParam.DEVICE);
+        DeviceSpec spec = DeviceSpec.parse(BenchmarkParam.DEVICE.key(), device);
         if (spec.isNative()) {
             return new MapBalance(device, Double.NaN, Double.POSITIVE_INFINITY, Double.NaN);
         }
@@ -36,8 +37,8 @@ final class MapBalance implements Comparable<MapBalance> {
             DeviceProfile profile = spec.profile();
             return new MapBalance(device, profile.balance(), Double.NaN, profile.dirtyPerSlot() / 1e9);
         }
-        int tasks = Integer.parseInt(row.param("tasks"));
-        double scale = Double.parseDouble(row.param("scale"));
+        int tasks = Integer.parseInt(row.param(BenchmarkParam.TASKS));
+        double scale = Double.parseDouble(row.param(BenchmarkParam.SCALE));
         DeviceProfile.Emulation e = spec.resolve(tasks, scale);
         return new MapBalance(device, Double.NaN, e.writeBytesPerSecond / 1e6 / tasks,
                 e.dirtyBytes / 1e9 / tasks / scale);

@@ -3,6 +3,7 @@ package dev.sluice.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.core.run.BenchmarkName;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -79,11 +80,11 @@ final class NetworkMap {
     private static Point point(JsonNode result) {
         JsonNode params = result.path("params");
         Point p = new Point();
-        p.link = params.path("link").asText();
-        p.inputRows = params.path("inputRows").asInt();
-        p.targetRows = params.path("targetRows").asInt();
-        p.codec = params.path("codec").asText();
-        p.modes = List.of(params.path("modes").asText().split("\\+"));
+        p.link = params.path(BenchmarkParam.LINK.key()).asText();
+        p.inputRows = params.path(BenchmarkParam.INPUT_ROWS.key()).asInt();
+        p.targetRows = params.path(BenchmarkParam.TARGET_ROWS.key()).asInt();
+        p.codec = params.path(BenchmarkParam.CODEC.key()).asText();
+        p.modes = List.of(params.path(BenchmarkParam.MODES.key()).asText().split("\\+"));
         JsonNode secondary = result.path("secondaryMetrics");
         p.rateMbit = secondary.path(Metric.LINK_RATE_MBIT.key()).path("score").asDouble();
         p.measuredMbit = secondary.path(Metric.LINK_MEASURED_MBIT.key()).path("score").asDouble();

@@ -1,5 +1,6 @@
 package dev.sluice.report;
 
+import dev.sluice.core.run.BenchmarkParam;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,8 +18,8 @@ final class PairedRows {
     /** A row's parameters without what differs between the strategies of one paired configuration. */
     private static Map<String, String> configuration(JmhResults.Row row) {
         Map<String, String> params = new TreeMap<>(row.params);
-        params.remove("strategy");
-        params.remove("memoryLimit");
+        params.remove(BenchmarkParam.STRATEGY.key());
+        params.remove(BenchmarkParam.MEMORY_LIMIT.key());
         return params;
     }
 
@@ -29,7 +30,7 @@ final class PairedRows {
         }
         Map<String, String> configuration = configuration(row);
         for (JmhResults.Row r : rows) {
-            if (r.benchmark.equals(row.benchmark) && r.param("strategy").equals(strategy)
+            if (r.benchmark.equals(row.benchmark) && r.param(BenchmarkParam.STRATEGY).equals(strategy)
                     && configuration(r).equals(configuration)) {
                 return r;
             }
@@ -39,12 +40,12 @@ final class PairedRows {
 
     /** The baseline of a paired row's configuration: the first of its strategies. */
     static String baseline(JmhResults.Row row) {
-        return row.param("strategies").split("\\+", -1)[0];
+        return row.param(BenchmarkParam.STRATEGIES).split("\\+", -1)[0];
     }
 
     /** A paired row's ratio to its configuration's baseline; null if not paired, the baseline itself, or unpaired. */
     static PairedRatio toBaseline(JmhResults.Row row, List<JmhResults.Row> rows) {
-        if (row.pairing().isEmpty() || row.param("strategy").equals(baseline(row))) {
+        if (row.pairing().isEmpty() || row.param(BenchmarkParam.STRATEGY).equals(baseline(row))) {
             return null;
         }
         JmhResults.Row base = partner(row, baseline(row), rows);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -144,7 +145,7 @@ public final class PairedRun {
             throw new IOException(file + " has no " + Metric.PAIR_STRATEGY.key() + " for every wave: not a "
                     + "PairedWaveBenchmark result");
         }
-        List<String> given = Arrays.asList(result.path("params").path("strategies").asText().split("\\+", -1));
+        List<String> given = Arrays.asList(result.path("params").path(BenchmarkParam.STRATEGIES.key()).asText().split("\\+", -1));
         if (!given.equals(strategies)) {
             throw new IOException(file + " interleaves " + given + ", not the configuration's " + strategies);
         }
@@ -262,10 +263,10 @@ public final class PairedRun {
         ObjectNode first = chunks.get(0)[s].result;
         ObjectNode row = first.deepCopy();
         ObjectNode params = (ObjectNode) row.path("params");
-        List<String> limits = Arrays.asList(params.path("memoryLimit").asText("none").split("\\+", -1));
-        params.put("strategy", strategies.get(s));
-        params.put("strategies", String.join("+", strategies));
-        params.put("memoryLimit", limits.size() == strategies.size() ? limits.get(s) : limits.get(0));
+        List<String> limits = Arrays.asList(params.path(BenchmarkParam.MEMORY_LIMIT.key()).asText("none").split("\\+", -1));
+        params.put(BenchmarkParam.STRATEGY.key(), strategies.get(s));
+        params.put(BenchmarkParam.STRATEGIES.key(), String.join("+", strategies));
+        params.put(BenchmarkParam.MEMORY_LIMIT.key(), limits.size() == strategies.size() ? limits.get(s) : limits.get(0));
         params.put(PAIRING, design);
         // Fields sorted as JMH sorts them, so that tables list parameters alike.
         ObjectNode sorted = json.createObjectNode();

@@ -1,6 +1,7 @@
 package dev.sluice.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -35,8 +36,8 @@ final class PairedSection {
     }
 
     private Optional<JmhResults.Row> row(String size, String strategy) {
-        return rows.stream().filter(r -> !r.pairing().isEmpty() && r.param("size").equals(size)
-                && r.param("strategy").equals(strategy)).findFirst();
+        return rows.stream().filter(r -> !r.pairing().isEmpty() && r.param(BenchmarkParam.SIZE).equals(size)
+                && r.param(BenchmarkParam.STRATEGY).equals(strategy)).findFirst();
     }
 
     /** A strategy's ratio to {@code against} at a size for a figure's waves; empty if either is missing or unpaired. */
@@ -140,7 +141,7 @@ final class PairedSection {
     private double secondsToReach(BudgetAllocation allocation, String size, int pairs, int needed) {
         if (stops != null) {
             for (JsonNode stop : stops) {
-                if (size.equals(stop.path("size").asText()) && stop.path("pairs").asInt() > 0) {
+                if (size.equals(stop.path(BenchmarkParam.SIZE.key()).asText()) && stop.path("pairs").asInt() > 0) {
                     if (stop.has("secondsPerRound") && stop.has("secondsPerChunk")) {
                         return allocation.secondsToReach(pairs, needed, stop.path("secondsPerRound").asDouble(),
                                 stop.path("secondsPerChunk").asDouble());

@@ -2,6 +2,7 @@ package dev.sluice.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,7 +30,7 @@ final class PairedWaves {
                 continue;
             }
             JsonNode params = r.path("params");
-            List<String> strategies = List.of(params.path("strategies").asText().split("\\+"));
+            List<String> strategies = List.of(params.path(BenchmarkParam.STRATEGIES.key()).asText().split("\\+"));
             List<Double> times = PairedRun.values(r.path("primaryMetric").path("rawData"));
             JsonNode secondary = r.path("secondaryMetrics");
             List<Double> index = PairedRun.values(secondary.path(Metric.PAIR_STRATEGY.key()).path("rawData"));
@@ -42,8 +43,8 @@ final class PairedWaves {
                 byRound.computeIfAbsent(round.get(i).intValue(), k -> new TreeMap<>())
                         .put(index.get(i).intValue(), times.get(i));
             }
-            out.printf(Locale.ROOT, "%s, size %s, codec %s, device %s, %d rounds%n", params.path("strategies").asText(),
-                    params.path("size").asText(), params.path("codec").asText(), params.path("device").asText("native"),
+            out.printf(Locale.ROOT, "%s, size %s, codec %s, device %s, %d rounds%n", params.path(BenchmarkParam.STRATEGIES.key()).asText(),
+                    params.path(BenchmarkParam.SIZE.key()).asText(), params.path(BenchmarkParam.CODEC.key()).asText(), params.path(BenchmarkParam.DEVICE.key()).asText("native"),
                     byRound.size());
             for (int s = 1; s < strategies.size(); s++) {
                 List<Double> ratios = new ArrayList<>();
@@ -63,7 +64,7 @@ final class PairedWaves {
     /** The per-strategy settings of strategy {@code s} ({@code counting}, {@code memoryLimit}) where they differ. */
     private static String setting(JsonNode params, int s, int k) {
         StringBuilder text = new StringBuilder();
-        for (String name : List.of("counting", "memoryLimit")) {
+        for (String name : List.of(BenchmarkParam.COUNTING.key(), BenchmarkParam.MEMORY_LIMIT.key())) {
             String[] values = params.path(name).asText().split("\\+");
             if (values.length == k) {
                 text.append(' ').append(name).append('=').append(values[s]);

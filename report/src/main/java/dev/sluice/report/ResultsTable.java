@@ -2,6 +2,7 @@ package dev.sluice.report;
 
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.run.BenchmarkName;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import dev.sluice.core.strategy.StrategySets;
 import dev.sluice.spi.Bytes;
@@ -46,8 +47,8 @@ public final class ResultsTable {
                 writes.add(r);
             }
         }
-        writes.sort(Comparator.comparing((JmhResults.Row r) -> sizeOrder(r.param("size")))
-                .thenComparing(r -> strategyOrder(r.param("strategy"))));
+        writes.sort(Comparator.comparing((JmhResults.Row r) -> sizeOrder(r.param(BenchmarkParam.SIZE)))
+                .thenComparing(r -> strategyOrder(r.param(BenchmarkParam.STRATEGY))));
         out.println("| size | strategy | ms per wave (± error) | MB/s | vs raw write | amplification | write calls/MiB | write_bytes MiB/MiB | cancelled MiB/MiB | peak memory MiB |");
         out.println("|---|---|---|---|---|---|---|---|---|---|");
         for (JmhResults.Row r : writes) {
@@ -56,7 +57,7 @@ public final class ResultsTable {
             double committed = r.metric(Metric.IO_COMMITTED_BYTES).orElse(Double.NaN)
                     * r.metric(Metric.WAVE_TASKS).orElse(1);
             out.printf(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s |%n",
-                    r.param("size"), r.param("strategy"), ms(r), committed / 1e6 / (r.score / 1000),
+                    r.param(BenchmarkParam.SIZE), r.param(BenchmarkParam.STRATEGY), ms(r), committed / 1e6 / (r.score / 1000),
                     raw.map(x -> String.format(Locale.ROOT, "%.1fx", r.score / x.score)).orElse("n/a"),
                     fmt(r.metric(Metric.IO_AMPLIFICATION), "%.2f"),
                     fmt(r.metric(Metric.IO_WRITE_CALLS_PER_MIB), "%.1f"),
@@ -70,7 +71,7 @@ public final class ResultsTable {
                 raws.add(r);
             }
         }
-        raws.sort(Comparator.comparing(r -> sizeOrder(r.param("size"))));
+        raws.sort(Comparator.comparing(r -> sizeOrder(r.param(BenchmarkParam.SIZE))));
         if (!raws.isEmpty()) {
             out.println();
             out.println("| size | raw write ms (± error) | MB/s |");
@@ -79,16 +80,15 @@ public final class ResultsTable {
                 double bytes = r.metric(Metric.IO_COMMITTED_BYTES).orElse(Double.NaN)
                         * r.metric(Metric.WAVE_TASKS).orElse(1);
                 // A paced write (the floor's, after the raw write) says its pace: its time is not the storage's alone.
-                String size = r.isPacedWrite() ? r.param("size") + ", paced at " + r.param(JmhResults.PACE)
-                        + " B/s per thread" : r.param("size");
+                String size = r.isPacedWrite() ? r.param(BenchmarkParam.SIZE) + ", paced at " + r.param(BenchmarkParam.PACE)
+                        + " B/s per thread" : r.param(BenchmarkParam.SIZE);
                 out.printf(Locale.ROOT, "| %s | %s | %.0f |%n", size, ms(r), bytes / 1e6 / (r.score / 1000));
             }
         }
     }
 
     private static boolean sameInput(JmhResults.Row a, JmhResults.Row b) {
-        for (String p : List.of("size", "scale", "tasks", "partitions", "batches", "batchBytes", "rowsPerBatch", "codec",
-                "keys", "partitioning", "seed", "sync")) {
+        for (String p : List.of(BenchmarkParam.SIZE.key(), BenchmarkParam.SCALE.key(), BenchmarkParam.TASKS.key(), BenchmarkParam.PARTITIONS.key(), BenchmarkParam.BATCHES.key(), BenchmarkParam.BATCH_BYTES.key(), BenchmarkParam.ROWS_PER_BATCH.key(), BenchmarkParam.CODEC.key(), BenchmarkParam.KEYS.key(), BenchmarkParam.PARTITIONING.key(), BenchmarkParam.SEED.key(), BenchmarkParam.SYNC.key())) {
             if (!a.param(p).equals(b.param(p))) {
                 return false;
             }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.core.run.BenchmarkParam;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -185,7 +186,7 @@ public final class RunDirectory {
      */
     private Floor floor(Config c) throws IOException {
         List<JmhResults.Row> rows = new ArrayList<>();
-        for (String name : List.of(c.params.getOrDefault("size", "") + "-floor", c.name + "-raw")) {
+        for (String name : List.of(c.params.getOrDefault(BenchmarkParam.SIZE.key(), "") + "-floor", c.name + "-raw")) {
             Optional<Path> result = result(name);
             if (result.isEmpty()) {
                 return null;
@@ -196,7 +197,7 @@ public final class RunDirectory {
         if (paced.isPresent()) {
             rows.addAll(JmhResults.read(paced.get()));
         }
-        return Floor.of(rows, c.params.getOrDefault("size", "")).orElse(null);
+        return Floor.of(rows, c.params.getOrDefault(BenchmarkParam.SIZE.key(), "")).orElse(null);
     }
 
     /** The JMH result file of the configuration named {@code name}, where the plan has it and it ran. */
@@ -246,7 +247,7 @@ public final class RunDirectory {
         o.put("config", c.name);
         c.params.forEach(o::put);
         o.put("pairing", run.design);
-        o.put("strategies", String.join("+", run.strategies));
+        o.put(BenchmarkParam.STRATEGIES.key(), String.join("+", run.strategies));
         o.put("pairs", run.pairs());
         o.put("chunks", run.chunks());
         o.put("seconds", seconds);

@@ -3,6 +3,7 @@ package dev.sluice.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.run.BenchmarkName;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import dev.sluice.core.strategy.StrategySets;
 import java.util.ArrayList;
@@ -42,8 +43,8 @@ final class SeedRun {
         Set<String> sizeSet = new LinkedHashSet<>();
         Set<String> strategySet = new LinkedHashSet<>();
         for (JmhResults.Row r : writes) {
-            sizeSet.add(r.param("size"));
-            strategySet.add(r.param("strategy"));
+            sizeSet.add(r.param(BenchmarkParam.SIZE));
+            strategySet.add(r.param(BenchmarkParam.STRATEGY));
         }
         for (DataSize d : DataSize.values()) {
             if (sizeSet.remove(d.label())) {
@@ -85,7 +86,7 @@ final class SeedRun {
     }
 
     Optional<JmhResults.Row> write(String size, String strategy) {
-        return writes.stream().filter(r -> r.param("size").equals(size) && r.param("strategy").equals(strategy))
+        return writes.stream().filter(r -> r.param(BenchmarkParam.SIZE).equals(size) && r.param(BenchmarkParam.STRATEGY).equals(strategy))
                 .findFirst();
     }
 
@@ -106,7 +107,7 @@ final class SeedRun {
     /** The codec every wave shares, or empty where they differ or name none. */
     String codec() {
         Set<String> codecs = new TreeSet<>();
-        writes.forEach(r -> codecs.add(r.param("codec")));
+        writes.forEach(r -> codecs.add(r.param(BenchmarkParam.CODEC)));
         return codecs.size() == 1 ? codecs.iterator().next() : "";
     }
 

@@ -2,7 +2,7 @@ package dev.sluice.report;
 
 import dev.sluice.core.device.FluidDisk;
 import dev.sluice.core.run.BenchmarkName;
-
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -41,8 +41,8 @@ final class SeedTables {
         out.println("| parameter | value |");
         out.println("|---|---|");
         Map<String, String> common = new TreeMap<>(run.writes.get(0).params);
-        common.remove("size");
-        common.remove("strategy");
+        common.remove(BenchmarkParam.SIZE.key());
+        common.remove(BenchmarkParam.STRATEGY.key());
         for (JmhResults.Row r : run.writes) {
             common.entrySet().removeIf(e -> !e.getValue().equals(r.param(e.getKey())));
         }
@@ -174,7 +174,7 @@ final class SeedTables {
                             + "would take %s measured iterations per configuration and 5%% %s; the measured waves of "
                             + "one iteration of every configuration above take %.0f s together, so 3%% would "
                             + "mean %s minutes of measured waves alone.%n%n",
-                    r.param("tasks"), r.param("rounds"), r.score / 1000, r.error / 1000, 100 * r.relativeError(),
+                    r.param(BenchmarkParam.TASKS), r.param(BenchmarkParam.ROUNDS), r.score / 1000, r.error / 1000, 100 * r.relativeError(),
                     100 * cv, r.samples, k, 100 * SeedReport.TARGET / k, 100 * SeedReport.FLAG / k, 100 * cv,
                     count(forTarget), count(Stats.runsFor(SeedReport.FLAG, cv, JmhResults.CONFIDENCE)), pass / 1000,
                     forTarget == Integer.MAX_VALUE ? "countless"
@@ -280,12 +280,12 @@ final class SeedTables {
                 continue;
             }
             double model = r.metric(Metric.DEVICE_FLUID_MILLIS).getAsDouble();
-            String write = r.isPacedWrite() ? "paced at " + r.param(JmhResults.PACE) + "/s a thread" : "raw";
+            String write = r.isPacedWrite() ? "paced at " + r.param(BenchmarkParam.PACE) + "/s a thread" : "raw";
             String ratio = model > 0 ? String.format(Locale.ROOT, "%.2f", r.score / model) : "model: nobody held back";
-            out.printf(Locale.ROOT, "| %s | %s | %s | %.1f | %s |%n", r.param("size"), write, seconds(Figure.MAPPER, r),
+            out.printf(Locale.ROOT, "| %s | %s | %s | %.1f | %s |%n", r.param(BenchmarkParam.SIZE), write, seconds(Figure.MAPPER, r),
                     model, ratio);
             if (model > 0 && Math.abs(r.score / model - 1) > FluidDisk.WARN_DEPARTURE) {
-                departing.add(String.format(Locale.ROOT, "%s %s (%.2f)", r.param("size"), write, r.score / model));
+                departing.add(String.format(Locale.ROOT, "%s %s (%.2f)", r.param(BenchmarkParam.SIZE), write, r.score / model));
             }
         }
         out.println();
@@ -373,7 +373,7 @@ final class SeedTables {
             run.floor(size).ifPresent(f -> run.strategies.stream().flatMap(s -> run.write(size, s).stream())
                     .min(Comparator.comparingDouble(r -> Floor.geometricMean(Figure.MAPPER.runs.apply(r))))
                     .ifPresent(r -> parts.add(String.format(Locale.ROOT, "%s %s %s the floor (%s the sum)", size,
-                            r.param("strategy"), times(f.over(Figure.MAPPER.runs.apply(r))),
+                            r.param(BenchmarkParam.STRATEGY), times(f.over(Figure.MAPPER.runs.apply(r))),
                             times(f.overSum(Figure.MAPPER.runs.apply(r)))))));
         }
         return parts.isEmpty() ? Optional.empty() : Optional.of("Against the floor (section " + section + ": the "

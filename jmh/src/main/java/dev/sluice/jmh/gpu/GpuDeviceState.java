@@ -4,6 +4,7 @@ import ai.rapids.cudf.Cuda;
 import ai.rapids.cudf.PinnedMemoryPool;
 import ai.rapids.cudf.Rmm;
 import ai.rapids.cudf.RmmAllocationMode;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.gpu.Device;
 import dev.sluice.gpu.DeviceInput;
 import dev.sluice.gpu.GpuFormat;
@@ -57,10 +58,10 @@ public class GpuDeviceState {
         try {
             pool = Bytes.parse(pinnedPool);
         } catch (NumberFormatException e) {
-            throw new InvalidParameterException("pinnedPool", pinnedPool, "a byte size (examples: 0, 512m, 8g)");
+            throw new InvalidParameterException(BenchmarkParam.PINNED_POOL.key(), pinnedPool, "a byte size (examples: 0, 512m, 8g)");
         }
-        UploadRoute route = UploadRoute.parse("upload", upload);
-        GpuSerializer gpuSerializer = GpuSerializer.parse("serializer", serializer);
+        UploadRoute route = UploadRoute.parse(BenchmarkParam.UPLOAD.key(), upload);
+        GpuSerializer gpuSerializer = GpuSerializer.parse(BenchmarkParam.SERIALIZER.key(), serializer);
         Device.require("GpuMapTaskBenchmark.gpuMapTask");
         format = gpuSerializer.format(task.codec(), task.input().schema());
         if (!Rmm.isInitialized()) {

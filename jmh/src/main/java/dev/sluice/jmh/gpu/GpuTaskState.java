@@ -3,6 +3,7 @@ package dev.sluice.jmh.gpu;
 import dev.sluice.core.input.BatchGenerator;
 import dev.sluice.core.input.MapTaskInput;
 import dev.sluice.core.partition.Partitioning;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Trial;
 import dev.sluice.core.run.Workload;
 import dev.sluice.core.serde.ShuffleCodec;
@@ -54,11 +55,11 @@ public class GpuTaskState {
     public void make(WorkloadState workloadState, WriterState writers) throws IOException {
         Workload workload = workloadState.workload();
         if (workload.tasks != 1) {
-            throw new InvalidParameterException("tasks", workloadState.tasks, "1: the GPU experiment writes one map "
+            throw new InvalidParameterException(BenchmarkParam.TASKS.key(), workloadState.tasks, "1: the GPU experiment writes one map "
                     + "task, on the device and on the host");
         }
         partitions = workload.partitions;
-        gpuPartitioning = GpuPartitioning.parse("partitioning", workloadState.partitioning);
+        gpuPartitioning = GpuPartitioning.parse(BenchmarkParam.PARTITIONING.key(), workloadState.partitioning);
         cpuPartitioning = workload.partitioning;
         shuffleCodec = workload.codec;
         long start = System.nanoTime();

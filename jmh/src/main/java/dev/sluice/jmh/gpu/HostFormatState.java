@@ -1,6 +1,7 @@
 package dev.sluice.jmh.gpu;
 
 import dev.sluice.core.partition.PartitionedInput;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.serde.ArrowIpcFormat;
 import dev.sluice.gpu.GpuFormat;
 import dev.sluice.gpu.GpuSerializer;
@@ -47,9 +48,9 @@ public class HostFormatState {
         }
         GpuSerializer serializer;
         try {
-            serializer = GpuSerializer.parse("format", format);
+            serializer = GpuSerializer.parse(BenchmarkParam.FORMAT.key(), format);
         } catch (InvalidParameterException e) {
-            throw new InvalidParameterException("format", format, "kudo, jcudf or " + ARROW_IPC);
+            throw new InvalidParameterException(BenchmarkParam.FORMAT.key(), format, "kudo, jcudf or " + ARROW_IPC);
         }
         GpuSerializer.requireClassPath("GpuMapTaskBenchmark.hostMapTask with format=" + format);
         gpuFormat = serializer.format(task.codec(), task.input().schema());

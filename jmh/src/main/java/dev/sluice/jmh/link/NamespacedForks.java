@@ -1,5 +1,6 @@
 package dev.sluice.jmh.link;
 
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.network.link.EmulatedLink;
 import dev.sluice.network.link.LinkSpec;
 import java.io.IOException;
@@ -46,7 +47,7 @@ public final class NamespacedForks implements AutoCloseable {
 
     /** Makes the namespace (refused, as an invalid {@code link}, where the machine cannot) and the fork launcher. */
     public static NamespacedForks open(String realJvm) throws IOException {
-        EmulatedLink link = EmulatedLink.create("link", LinkSpec.nativeLink());
+        EmulatedLink link = EmulatedLink.create(BenchmarkParam.LINK.key(), LinkSpec.nativeLink());
         Path dir = null;
         ServerSocketChannel server = null;
         try {

@@ -2,6 +2,7 @@ package dev.sluice.jmh.network;
 
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.network.BoundaryInput;
 import dev.sluice.network.BoundaryMode;
@@ -80,12 +81,12 @@ public class BoundaryState {
 
     @Setup(Level.Trial)
     public void open() throws IOException {
-        BoundaryMode boundaryMode = BoundaryMode.parse("mode", mode);
+        BoundaryMode boundaryMode = BoundaryMode.parse(BenchmarkParam.MODE.key(), mode);
         BoundaryShape shape = new BoundaryShape(partitions, inputRows, targetRows);
-        ShuffleCodec shuffleCodec = ShuffleCodec.parse("codec", codec);
-        NetworkTransport net = NetworkTransport.parse("transport", transport);
-        InputSpec spec = InputSpec.of(DataSize.parse("size", size), scale);
-        BoundaryWorkload rows = BoundaryWorkload.parse("workload", workload);
+        ShuffleCodec shuffleCodec = ShuffleCodec.parse(BenchmarkParam.CODEC.key(), codec);
+        NetworkTransport net = NetworkTransport.parse(BenchmarkParam.TRANSPORT.key(), transport);
+        InputSpec spec = InputSpec.of(DataSize.parse(BenchmarkParam.SIZE.key(), size), scale);
+        BoundaryWorkload rows = BoundaryWorkload.parse(BenchmarkParam.WORKLOAD.key(), workload);
         linkTrial = LinkTrial.open(link);
         allocator = new RootAllocator();
         long start = System.nanoTime();

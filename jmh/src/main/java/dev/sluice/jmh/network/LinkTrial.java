@@ -2,6 +2,7 @@ package dev.sluice.jmh.network;
 
 import static dev.sluice.jmh.profile.Figures.result;
 
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import dev.sluice.network.link.EmulatedLink;
 import dev.sluice.network.link.LinkProbe;
@@ -32,7 +33,7 @@ final class LinkTrial {
     }
 
     static LinkTrial open(String link) throws IOException {
-        LinkSpec spec = LinkSpec.parse("link", link);
+        LinkSpec spec = LinkSpec.parse(BenchmarkParam.LINK.key(), link);
         boolean inside = EmulatedLink.insideNamespace() != null;
         if (!spec.isNative() || inside) {
             if (!inside) {

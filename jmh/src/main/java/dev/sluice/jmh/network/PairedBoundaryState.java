@@ -5,6 +5,7 @@ import static dev.sluice.jmh.profile.Figures.result;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.input.InputSpec;
 import dev.sluice.core.measure.ProcSelfIo;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.VerificationResult;
@@ -95,21 +96,21 @@ public class PairedBoundaryState {
     @Setup(Level.Trial)
     public void open() throws IOException {
         for (String m : WriterSettings.split(modes)) {
-            BoundaryMode mode = BoundaryMode.parse("modes", m);
+            BoundaryMode mode = BoundaryMode.parse(BenchmarkParam.MODES.key(), m);
             if (order.contains(mode)) {
-                throw new InvalidParameterException("modes", modes, "distinct modes");
+                throw new InvalidParameterException(BenchmarkParam.MODES.key(), modes, "distinct modes");
             }
             order.add(mode);
         }
         if (order.size() < 2) {
-            throw new InvalidParameterException("modes", modes, "two or more modes separated by "
+            throw new InvalidParameterException(BenchmarkParam.MODES.key(), modes, "two or more modes separated by "
                     + WriterSettings.LIST);
         }
         BoundaryShape shape = new BoundaryShape(partitions, inputRows, targetRows);
-        ShuffleCodec shuffleCodec = ShuffleCodec.parse("codec", codec);
-        NetworkTransport net = NetworkTransport.parse("transport", transport);
-        InputSpec spec = InputSpec.of(DataSize.parse("size", size), scale);
-        BoundaryWorkload rows = BoundaryWorkload.parse("workload", workload);
+        ShuffleCodec shuffleCodec = ShuffleCodec.parse(BenchmarkParam.CODEC.key(), codec);
+        NetworkTransport net = NetworkTransport.parse(BenchmarkParam.TRANSPORT.key(), transport);
+        InputSpec spec = InputSpec.of(DataSize.parse(BenchmarkParam.SIZE.key(), size), scale);
+        BoundaryWorkload rows = BoundaryWorkload.parse(BenchmarkParam.WORKLOAD.key(), workload);
         linkTrial = LinkTrial.open(link);
         allocator = new RootAllocator();
         for (BoundaryMode mode : order) {

@@ -1,5 +1,6 @@
 package dev.sluice.jmh.profile;
 
+import dev.sluice.core.run.BenchmarkParam;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -157,7 +158,7 @@ public final class WaveProfiler implements InternalProfiler, WaveWindow.Listener
     }
 
     /** The parameters a trial's files are named after, in this order. */
-    private static final List<String> TRIAL_KEYS = List.of("strategy", "format", "serializer", "size", "tasks");
+    private static final List<String> TRIAL_KEYS = List.of(BenchmarkParam.STRATEGY.key(), BenchmarkParam.FORMAT.key(), BenchmarkParam.SERIALIZER.key(), BenchmarkParam.SIZE.key(), BenchmarkParam.TASKS.key());
 
     /**
      * The values of {@link #TRIAL_KEYS} joined (absent or null where the benchmark has no such parameter), else
@@ -168,7 +169,7 @@ public final class WaveProfiler implements InternalProfiler, WaveWindow.Listener
         for (String key : TRIAL_KEYS) {
             String value = values.get(key);
             if (value != null) {
-                parts.add(key.equals("tasks") ? value + "tasks" : value);
+                parts.add(key.equals(BenchmarkParam.TASKS.key()) ? value + "tasks" : value);
             }
         }
         if (parts.isEmpty()) {
@@ -184,9 +185,9 @@ public final class WaveProfiler implements InternalProfiler, WaveWindow.Listener
             System.exit(2);
         }
         Map<String, String> values = new LinkedHashMap<>();
-        values.put("strategy", args[0]);
-        values.put("size", args[1]);
-        values.put("tasks", args[2]);
+        values.put(BenchmarkParam.STRATEGY.key(), args[0]);
+        values.put(BenchmarkParam.SIZE.key(), args[1]);
+        values.put(BenchmarkParam.TASKS.key(), args[2]);
         System.out.println(trialName(values, "ShuffleWriteBenchmark"));
     }
 

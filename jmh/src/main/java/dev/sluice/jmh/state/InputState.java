@@ -1,5 +1,6 @@
 package dev.sluice.jmh.state;
 
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.run.WaveInput;
@@ -44,7 +45,7 @@ public class InputState {
     @Setup(Level.Trial)
     public void open(WorkloadState workloadState) {
         if (!QUARTER.equals(warmUp) && !FULL.equals(warmUp)) {
-            throw new InvalidParameterException("warmUp", warmUp, QUARTER + " or " + FULL);
+            throw new InvalidParameterException(BenchmarkParam.WARM_UP.key(), warmUp, QUARTER + " or " + FULL);
         }
         workload = workloadState.workload();
         allocator = new RootAllocator();

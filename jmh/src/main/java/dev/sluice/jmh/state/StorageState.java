@@ -5,6 +5,7 @@ import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.device.RunDevice;
 import dev.sluice.core.device.TaskRate;
 import dev.sluice.core.device.TaskRateCache;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.TaskRateCalibration;
 import dev.sluice.core.run.Workload;
 import dev.sluice.spi.InvalidParameterException;
@@ -35,13 +36,13 @@ public class StorageState {
     @Setup(Level.Trial)
     public void open(WorkloadState workloadState, WriterSettings settings) throws Exception {
         Workload workload = workloadState.workload();
-        DeviceSpec spec = DeviceSpec.parse("device", device);
+        DeviceSpec spec = DeviceSpec.parse(BenchmarkParam.DEVICE.key(), device);
         // Room for what any strategy keeps at once: its output twice (partials and the merged file).
         long planned = 2 * workload.tasks * new TaskShape(workload.tasks, workload.taskBytes(),
                 workload.batchesPerTask()).serializedBytes();
         String refusal = RunDevice.refusal(spec, planned);
         if (refusal != null) {
-            throw new InvalidParameterException("device", device, refusal);
+            throw new InvalidParameterException(BenchmarkParam.DEVICE.key(), device, refusal);
         }
         // A balance sets the device relative to this harness's own task rate, measured on native storage (or cached).
         TaskRate rate = spec.needsTaskRate() ? TaskRateCalibration.find(workload, settings.config(workload,

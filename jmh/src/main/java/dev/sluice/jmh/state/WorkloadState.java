@@ -1,6 +1,7 @@
 package dev.sluice.jmh.state;
 
 import dev.sluice.core.input.SchemaSpec;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Producer;
 import dev.sluice.core.run.Workload;
 import org.openjdk.jmh.annotations.Level;
@@ -63,7 +64,7 @@ public class WorkloadState {
     @Setup(Level.Trial)
     public void parse() {
         workload = Workload.parse("", size, scale, tasks, partitions, batches, batchBytes, rowsPerBatch,
-                partitioning, keys, codec, seed, SchemaSpec.DEFAULT).withProducer(Producer.parse("producer", producer));
+                partitioning, keys, codec, seed, SchemaSpec.DEFAULT).withProducer(Producer.parse(BenchmarkParam.PRODUCER.key(), producer));
         if (!workload.producer.isNone()) {
             System.out.println("sluice workload: producer " + workload.producer.describe());
         }

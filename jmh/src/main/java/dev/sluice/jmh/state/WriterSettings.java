@@ -1,5 +1,6 @@
 package dev.sluice.jmh.state;
 
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.BenchmarkTerms;
 import dev.sluice.core.run.Trial;
 import dev.sluice.core.run.Workload;
@@ -52,9 +53,9 @@ public class WriterSettings {
     /** Whether each of {@code strategies} strategies counts its I/O: one value for all, or one each. */
     public List<Boolean> countings(int strategies) {
         List<Boolean> out = new ArrayList<>();
-        for (String value : perStrategy("counting", counting, strategies, "true or false")) {
+        for (String value : perStrategy(BenchmarkParam.COUNTING.key(), counting, strategies, "true or false")) {
             if (!value.equals("true") && !value.equals("false")) {
-                throw new InvalidParameterException("counting", counting, "true or false, for every strategy or one "
+                throw new InvalidParameterException(BenchmarkParam.COUNTING.key(), counting, "true or false, for every strategy or one "
                         + "per strategy in their order separated by '" + LIST + "'");
             }
             out.add(Boolean.parseBoolean(value));
@@ -69,7 +70,7 @@ public class WriterSettings {
 
     /** The {@code memoryLimit} of each of {@code strategies} strategies: one value for all, or one each. */
     public List<String> memoryLimits(int strategies) {
-        return perStrategy("memoryLimit", memoryLimit, strategies, "one limit");
+        return perStrategy(BenchmarkParam.MEMORY_LIMIT.key(), memoryLimit, strategies, "one limit");
     }
 
     /**
@@ -96,7 +97,7 @@ public class WriterSettings {
     /** The same for settings given as values: what a fork with these parameters would use. */
     public static WriterConfig.Builder config(Workload workload, int threads, String limit, boolean sync) {
         return WriterConfig.builder().partitions(workload.partitions).threads(threads)
-                .memoryLimit(MemoryLimit.parse("memoryLimit", limit)).fsync(sync);
+                .memoryLimit(MemoryLimit.parse(BenchmarkParam.MEMORY_LIMIT.key(), limit)).fsync(sync);
     }
 
     /**
@@ -110,7 +111,7 @@ public class WriterSettings {
         WriterConfig.Builder builder = config(workload, limit);
         if (MemoryLimit.MACHINE.equals(limit)) {
             System.out.printf(Locale.ROOT, "sluice: %s: memoryLimit=%s: %d bytes, this machine's memory%n", spec,
-                    limit, MemoryLimit.parse("memoryLimit", limit));
+                    limit, MemoryLimit.parse(BenchmarkParam.MEMORY_LIMIT.key(), limit));
         }
         Trial trial = Trial.check(parameter, spec, builder, workload, TrialDirectory.base());
         for (String warning : trial.warnings()) {

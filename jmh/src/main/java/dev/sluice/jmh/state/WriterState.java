@@ -1,5 +1,6 @@
 package dev.sluice.jmh.state;
 
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Trial;
 import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.InvalidParameterException;
@@ -26,11 +27,11 @@ public class WriterState {
     @Setup(Level.Trial)
     public void check(WorkloadState workloadState, WriterSettings settings) throws IOException {
         if (strategy.contains(WriterSettings.LIST)) {
-            throw new InvalidParameterException("strategy", strategy, "one strategy spec per trial (JMH's -p "
+            throw new InvalidParameterException(BenchmarkParam.STRATEGY.key(), strategy, "one strategy spec per trial (JMH's -p "
                     + "strategy=a,b makes a trial of each; PairedWaveBenchmark takes several, interleaved: -p "
                     + "strategies=a" + WriterSettings.LIST + "b)");
         }
-        trial = settings.check("strategy", strategy, settings.memoryLimits(1).get(0), workloadState.workload());
+        trial = settings.check(BenchmarkParam.STRATEGY.key(), strategy, settings.memoryLimits(1).get(0), workloadState.workload());
     }
 
     public StrategySpec spec() {

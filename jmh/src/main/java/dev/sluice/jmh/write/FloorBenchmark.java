@@ -1,6 +1,7 @@
 package dev.sluice.jmh.write;
 
 import dev.sluice.core.memory.ArrowHostAllocator;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.run.Workload;
 import dev.sluice.core.serde.ShuffleCodec;
@@ -64,7 +65,7 @@ public class FloorBenchmark extends RunSettings {
             Workload workload = inputs.workload();
             codec = workload.codec;
             if (codec == ShuffleCodec.LZ4_FRAME) {
-                throw new InvalidParameterException("codec", codec.label(), "none, lz4-block or zstd for the floors: "
+                throw new InvalidParameterException(BenchmarkParam.CODEC.key(), codec.label(), "none, lz4-block or zstd for the floors: "
                         + "lz4-frame compresses Arrow's buffers inside each record, not the serialized record");
             }
             inputs.prepare();

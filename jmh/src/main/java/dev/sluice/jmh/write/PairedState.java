@@ -1,6 +1,7 @@
 package dev.sluice.jmh.write;
 
 import dev.sluice.core.device.EmulatedDevice;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.ReduceRead;
 import dev.sluice.core.run.Trial;
@@ -82,7 +83,7 @@ public class PairedState {
         Workload workload = workloadState.workload();
         List<String> specs = WriterSettings.split(strategies);
         if (specs.size() < 2 || specs.stream().anyMatch(String::isBlank)) {
-            throw new InvalidParameterException("strategies", strategies, "two or more strategy specs separated by '"
+            throw new InvalidParameterException(BenchmarkParam.STRATEGIES.key(), strategies, "two or more strategy specs separated by '"
                     + WriterSettings.LIST + "', the baseline first (example: per-batch" + WriterSettings.LIST
                     + "buffered" + WriterSettings.LIST + "async)");
         }
@@ -97,7 +98,7 @@ public class PairedState {
         List<String> limits = settings.memoryLimits(k);
         List<Boolean> countings = settings.countings(k);
         for (int s = 0; s < k; s++) {
-            trials.add(settings.check("strategies", specs.get(s), limits.get(s), workload));
+            trials.add(settings.check(BenchmarkParam.STRATEGIES.key(), specs.get(s), limits.get(s), workload));
         }
         keeps = new boolean[k];
         memoryTaken = new long[k];

@@ -5,6 +5,7 @@ import dev.sluice.core.device.FluidDisk;
 import dev.sluice.core.measure.ProcSelfIo;
 import dev.sluice.core.measure.ProcSelfStat;
 import dev.sluice.core.memory.ArrowHostAllocator;
+import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.TaskInput;
 import dev.sluice.core.run.Workload;
@@ -116,7 +117,7 @@ public class RawWriteBenchmark extends RunSettings {
         @Setup(Level.Trial)
         public void start(WorkloadState workloadState, StorageState storageState) throws Exception {
             if (sourceBytes < WRITE_SIZE) {
-                throw new InvalidParameterException("sourceBytes", String.valueOf(sourceBytes),
+                throw new InvalidParameterException(BenchmarkParam.SOURCE_BYTES.key(), String.valueOf(sourceBytes),
                         "a byte count >= " + WRITE_SIZE + " (one write)");
             }
             bytesPerSecond = paceBytesPerSecond(pace);
@@ -134,7 +135,7 @@ public class RawWriteBenchmark extends RunSettings {
                     bytes = -1;
                 }
                 if (bytes < 1) {
-                    throw new InvalidParameterException("fileBytes", fileBytes, COMPUTED + " or a byte count >= 1");
+                    throw new InvalidParameterException(BenchmarkParam.FILE_BYTES.key(), fileBytes, COMPUTED + " or a byte count >= 1");
                 }
             }
             fluidMillis = fluidMillis(device, tasks, bytes, bytesPerSecond);
@@ -161,7 +162,7 @@ public class RawWriteBenchmark extends RunSettings {
         static long paceBytesPerSecond(String pace) {
             String allowed = UNPACED + " or a byte rate per thread of at least 1m, such as 1000m or 1000m/s";
             if (pace == null) {
-                throw new InvalidParameterException("pace", "null", allowed);
+                throw new InvalidParameterException(BenchmarkParam.PACE.key(), "null", allowed);
             }
             if (pace.trim().equals(UNPACED)) {
                 return 0;
@@ -170,10 +171,10 @@ public class RawWriteBenchmark extends RunSettings {
             try {
                 rate = Bytes.parseRate(pace);
             } catch (NumberFormatException e) {
-                throw new InvalidParameterException("pace", pace, allowed);
+                throw new InvalidParameterException(BenchmarkParam.PACE.key(), pace, allowed);
             }
             if (rate < Bytes.MiB) {
-                throw new InvalidParameterException("pace", pace, allowed);
+                throw new InvalidParameterException(BenchmarkParam.PACE.key(), pace, allowed);
             }
             return rate;
         }

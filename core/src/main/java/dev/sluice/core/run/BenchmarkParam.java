@@ -8,7 +8,7 @@ import java.util.Optional;
  * {@code @Param} field of a benchmark is one of these and that each of these is one, so that a renamed field fails a
  * test, not a run or a report.
  */
-public enum Param {
+public enum BenchmarkParam {
     /** WorkloadState and the network boundary: the data size, its scale, the map tasks at once, the codec. */
     SIZE("size"),
     SCALE("scale"),
@@ -59,7 +59,7 @@ public enum Param {
 
     private final String key;
 
-    Param(String key) {
+    BenchmarkParam(String key) {
         this.key = key;
     }
 
@@ -69,8 +69,8 @@ public enum Param {
     }
 
     /** The parameter whose field is named {@code key}; empty if none. */
-    public static Optional<Param> of(String key) {
-        for (Param p : values()) {
+    public static Optional<BenchmarkParam> of(String key) {
+        for (BenchmarkParam p : values()) {
             if (p.key.equals(key)) {
                 return Optional.of(p);
             }
