@@ -193,14 +193,14 @@ public final class BenchRunner {
      * each measured here once per machine and kept in the task-rate cache); says each choice.
      */
     private Plan chooseProducers(Plan plan) throws Exception {
-        Map<String, String> chosen = new java.util.LinkedHashMap<>();
+        Map<DeviceSpec, String> chosen = new java.util.LinkedHashMap<>();
         List<String> said = new ArrayList<>();
         for (Configuration c : plan.configurations) {
             Plan.Settings s = c.settings;
             if (s.producer == null || !s.producer.equals(BalanceFit.AUTO) || chosen.containsKey(c.device)) {
                 continue;
             }
-            DeviceSpec spec = DeviceSpec.parse("--device", c.device);
+            DeviceSpec spec = c.device;
             if (!spec.needsTaskRate() || c.size == null) {
                 chosen.put(c.device, null);
                 continue;

@@ -1,5 +1,6 @@
 package dev.sluice.bench;
 
+import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.report.RunDirectory;
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ public final class Plan {
             i++;
             Map<String, String> params = new LinkedHashMap<>();
             params.put(BenchmarkParam.SIZE.key(), c.size == null ? "" : c.size);
-            params.put(BenchmarkParam.DEVICE.key(), c.device);
+            params.put(BenchmarkParam.DEVICE.key(), c.device.text());
             params.put(BenchmarkParam.SCALE.key(), c.settings.scale);
             params.put(BenchmarkParam.TASKS.key(), c.settings.tasks);
             params.put(BenchmarkParam.CODEC.key(), c.settings.codec);
@@ -58,7 +59,7 @@ public final class Plan {
      * the one chosen for it ({@code chosen}: a device's spec to its producer, null for none), and {@code said} (what
      * was chosen and why) added to the header before its last line (the pairing's).
      */
-    public Plan withProducers(java.util.Map<String, String> chosen, List<String> said) {
+    public Plan withProducers(java.util.Map<DeviceSpec, String> chosen, List<String> said) {
         List<Configuration> resolved = new java.util.ArrayList<>();
         for (Configuration c : configurations) {
             Settings s = c.settings;
@@ -128,8 +129,11 @@ public final class Plan {
         public final long weight;
         /** The data size; null for the noise floor. */
         public final String size;
-        /** The device its files go to ({@code native} or a spec). */
-        public final String device;
+        /**
+         * The device its files go to, parsed once by the plan; its fork gets {@link DeviceSpec#text} as the JMH
+         * parameter {@code device} and parses it again there (a JMH parameter is a string).
+         */
+        public final DeviceSpec device;
         /** The strategies, the baseline first; one for {@link Kind#SINGLE}, none for the others. */
         public final List<String> strategies;
         /** Each strategy's memory limit ({@link BenchPlan#NO_LIMIT} or {@code machine}). */
@@ -145,7 +149,7 @@ public final class Plan {
         public final String rawOf;
         public final Settings settings;
 
-        Configuration(Kind kind, String name, long weight, String size, String device, List<String> strategies,
+        Configuration(Kind kind, String name, long weight, String size, DeviceSpec device, List<String> strategies,
                       List<String> memoryLimits, int warmups, int iterations, String rawOf, Settings settings) {
             this.kind = kind;
             this.name = name;

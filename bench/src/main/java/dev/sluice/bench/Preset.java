@@ -3,7 +3,11 @@ package dev.sluice.bench;
 import dev.sluice.core.device.DeviceSpec;
 import java.util.List;
 
-/** One preset's choices ({@link BenchPlan#presets}), which the options of scripts/bench.sh override. */
+/**
+ * One preset's choices ({@link BenchPlan#presets}), which the options of scripts/bench.sh override. Made by naming
+ * each choice that differs from the defaults ({@link #of}: one warm-up wave, three measured, no noise floor, a quarter
+ * of every record in warm-ups, native storage, paired rounds, no budget).
+ */
 final class Preset {
     final List<String> sizes;
     final String scale;
@@ -27,24 +31,58 @@ final class Preset {
     /** The time budget of adaptive stopping in seconds, or 0 for none (a fixed count of rounds). */
     final long budget;
 
-    Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
-           List<String> strategies, String warmUp, String paired, long budget) {
-        this(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp,
-                List.of(DeviceSpec.NATIVE), paired, budget);
-    }
-
-    Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
-           List<String> strategies, String warmUp, List<String> devices, String paired, long budget) {
-        this.sizes = sizes;
+    private Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
+                   List<String> strategies, String warmUp, List<String> devices, String paired, long budget) {
+        this.sizes = List.copyOf(sizes);
         this.scale = scale;
         this.tasks = tasks;
         this.warmups = warmups;
         this.iterations = iterations;
         this.noiseFloor = noiseFloor;
-        this.strategies = strategies;
+        this.strategies = List.copyOf(strategies);
         this.warmUp = warmUp;
-        this.devices = devices;
+        this.devices = List.copyOf(devices);
         this.paired = paired;
         this.budget = budget;
+    }
+
+    /** {@code strategies} at {@code sizes} and {@code scale}, one task per processor, with the defaults above. */
+    static Preset of(List<String> sizes, String scale, List<String> strategies) {
+        return new Preset(sizes, scale, null, 1, 3, false, strategies, dev.sluice.core.run.BenchmarkTerms.QUARTER,
+                List.of(DeviceSpec.NATIVE), BenchPlan.ROUNDS, 0);
+    }
+
+    Preset tasks(String tasks) {
+        return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
+                budget);
+    }
+
+    Preset waves(int warmups, int iterations) {
+        return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
+                budget);
+    }
+
+    Preset noiseFloor() {
+        return new Preset(sizes, scale, tasks, warmups, iterations, true, strategies, warmUp, devices, paired, budget);
+    }
+
+    Preset warmUp(String warmUp) {
+        return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
+                budget);
+    }
+
+    Preset devices(List<String> devices) {
+        return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
+                budget);
+    }
+
+    Preset paired(String paired) {
+        return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
+                budget);
+    }
+
+    Preset budget(long budget) {
+        return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
+                budget);
     }
 }

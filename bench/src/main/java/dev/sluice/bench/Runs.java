@@ -2,7 +2,6 @@ package dev.sluice.bench;
 
 import dev.sluice.bench.Plan.Configuration;
 import dev.sluice.bench.Plan.Settings;
-import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.run.BalanceFit;
 import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.BenchmarkTerms;
@@ -123,12 +122,12 @@ final class Runs {
         Settings s = c.settings;
         run.param(BenchmarkParam.SIZE, c.size).param(BenchmarkParam.SCALE, s.scale).param(BenchmarkParam.TASKS, s.tasks)
                 .param(BenchmarkParam.CODEC, s.codec);
-        if (!DeviceSpec.NATIVE.equals(c.device)) {
-            run.param(BenchmarkParam.DEVICE, c.device);
+        if (!c.device.isNative()) {
+            run.param(BenchmarkParam.DEVICE, c.device.text());
         }
         if (BalanceFit.AUTO.equals(s.producer)) {
             // BenchRunner chooses it per device first (Plan.withProducers); on native storage it is none.
-            if (!DeviceSpec.NATIVE.equals(c.device)) {
+            if (!c.device.isNative()) {
                 throw new IllegalStateException("the producer auto of " + c.name + " on " + c.device
                         + " was not chosen before its runs were made");
             }

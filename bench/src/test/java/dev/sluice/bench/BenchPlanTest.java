@@ -138,7 +138,7 @@ class BenchPlanTest {
         assertTrue(first.startsWith("# balance: sizes small,large,xxlarge (the preset's);")
                 && first.contains("scale 0.25 (the preset's)") && first.contains("5 measured rounds (the preset's)")
                 && first.endsWith("native (the preset's)"), first);
-        List<String> devices = plan.configurations.stream().map(c -> c.device).distinct().collect(Collectors.toList());
+        List<String> devices = plan.configurations.stream().map(c -> c.device.text()).distinct().collect(Collectors.toList());
         assertEquals(List.of("per-slot:write=40m:dirty=250000000:produce=100m",
                 "per-slot:write=40m:dirty=1000000000:produce=100m", "per-slot:write=80m:dirty=250000000:produce=100m",
                 "per-slot:write=80m:dirty=1000000000:produce=100m", "per-slot:write=160m:dirty=250000000:produce=100m",
@@ -167,7 +167,7 @@ class BenchPlanTest {
         assertTrue(first.contains("scale 0.25 (on an emulated device") && first.endsWith("device seed-ssd (given)"),
                 first);
         for (Configuration c : plan.configurations.subList(1, plan.configurations.size())) {
-            assertEquals("seed-ssd", c.device, c.name);
+            assertEquals("seed-ssd", c.device.text(), c.name);
             assertEquals("0.25", c.settings.scale, c.name);
             // A balance's device is set from the harness's own task rate; the runner chooses its producer (auto).
             assertEquals(BalanceFit.AUTO, c.settings.producer, c.name);
@@ -175,7 +175,7 @@ class BenchPlanTest {
         assertTrue(header(plan).stream().anyMatch(l -> l.startsWith("# producer auto (the default): none, unless a "
                 + "device is a balance")), String.valueOf(header(plan)));
         // What the runner chose for the device replaces auto in every configuration on it, said before the pairing.
-        Plan chosen = plan.withProducers(java.util.Map.of("seed-ssd", "gpu:166m"), List.of("producer on seed-ssd: "
+        Plan chosen = plan.withProducers(java.util.Map.of(DeviceSpec.parse("device", "seed-ssd"), "gpu:166m"), List.of("producer on seed-ssd: "
                 + "gpu:166m (auto: why)"));
         for (Configuration c : chosen.configurations.subList(1, chosen.configurations.size())) {
             assertEquals("gpu:166m", c.settings.producer, c.name);

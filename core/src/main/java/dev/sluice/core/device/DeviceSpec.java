@@ -195,6 +195,17 @@ public final class DeviceSpec {
                 values.get("dirty"), String.join(", ", given));
     }
 
+    /** Two specs are the same device where their text is: a run names its configurations by it. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof DeviceSpec other && other.text.equals(text);
+    }
+
+    @Override
+    public int hashCode() {
+        return text.hashCode();
+    }
+
     @Override
     public String toString() {
         return text;
