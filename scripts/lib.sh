@@ -80,6 +80,13 @@ class_path() {
   done
 }
 
+# Prints the end of a failed run's log ($1) on stderr: as many lines as bench.sh's runner prints of a failed fork's
+# log (dev.sluice.bench.JmhInvoker.TAIL; ScriptsIT checks that the two agree).
+tail_lines=30
+print_log_tail() {
+  tail -n "$tail_lines" "$1" >&2 || true
+}
+
 # The report tools take no strategy, so they need their own jar alone.
 report_tools() {
   "$java" -Djava.awt.headless=true "-Dsluice.script=$script" -cp "$report_jar" dev.sluice.report.ReportTools "$@"

@@ -103,7 +103,7 @@ if ! "$java" -cp "$cp" dev.sluice.jmh.SluiceBenchmarks ShuffleWriteBenchmark -p 
     -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -Dsluice.prefault=$prefault" \
     -prof "dev.sluice.jmh.profile.WaveProfiler:libPath=$lib;event=$event;dir=$out" > "$log" 2>&1; then
   echo "$script: the run failed; the end of $log:" >&2
-  tail -n 30 "$log" >&2
+  print_log_tail "$log"
   exit 1
 fi
 for f in "${files[@]}"; do

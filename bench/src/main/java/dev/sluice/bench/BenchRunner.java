@@ -1,28 +1,16 @@
 package dev.sluice.bench;
 
 import dev.sluice.bench.Plan.Configuration;
-import dev.sluice.core.device.DeviceSpec;
-import dev.sluice.core.device.TaskRateCache;
-import dev.sluice.core.run.BalanceFit;
 import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
-import dev.sluice.core.run.Prefault;
-import dev.sluice.core.run.Workload;
-import dev.sluice.jmh.SluiceBenchmarks;
-import dev.sluice.jmh.state.GateState;
-import dev.sluice.jmh.state.TrialDirectory;
-import dev.sluice.jmh.state.WriterSettings;
 import dev.sluice.report.BudgetAllocation;
 import dev.sluice.report.ReportTools;
 import dev.sluice.report.RunDirectory;
 import dev.sluice.report.StoppingRule;
 import dev.sluice.spi.Bytes;
 import dev.sluice.spi.InvalidParameterException;
-import dev.sluice.spi.WriterConfig;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -34,12 +22,8 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.format.OutputFormatFactory;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * scripts/bench.sh's runner: takes its options, makes the plan ({@link BenchPlan}), runs every configuration through
@@ -54,14 +38,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * ({@link #forkClassPath}).
  */
 public final class BenchRunner {
-    /** The options that take a value; {@code --jdk} is the launcher's, accepted here and not used. */
-    static final List<String> OPTIONS = List.of("--preset", "--strategies", "--sizes", "--scale", "--tasks", "--codec",
-            "--sync", "--warmups", "--warmup-records", "--iterations", "--paired", "--budget", "--device",
-            "--producer", "--floors", "--drop-caches", "--prefault", "--jdk", "--out");
     /** The secondary result the raw write takes its size from (WaveFigures writes it): a data file's bytes per task. */
     static final String DATA_BYTES_PER_TASK = Metric.WAVE_DATA_BYTES_PER_TASK.key();
-    /** The lines of a failed run's log that are printed. */
-    private static final int TAIL = 30;
 
     private final String script = "bench.sh";
     /**
@@ -76,55 +54,23 @@ public final class BenchRunner {
     /** The results of every configuration run in one fork of its own, by name. */
     private final Map<String, Collection<RunResult>> results = new HashMap<>();
 
-    /** A usage error: exit status 2. */
-    static final class UsageException extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        UsageException(String message) {
-            super(message);
-        }
-    }
-
-    /** A benchmark failed, and its log's end was printed: exit status 1. */
-    static final class BenchmarkFailed extends Exception {
-        private static final long serialVersionUID = 1L;
-    }
-
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
         BenchRunner runner = new BenchRunner();
         int status;
         try {
             status = runner.run(List.of(args));
-        } catch (UsageException e) {
+        } catch (RunnerOptions.UsageException e) {
             status = runner.usageError(e.getMessage());
         } catch (InvalidParameterException e) {
             status = runner.usageError("invalid " + e.parameter() + " '" + e.value() + "': allowed is " + e.allowed());
-        } catch (BenchmarkFailed e) {
+        } catch (JmhInvoker.BenchmarkFailed e) {
             status = 1;
         } catch (Exception e) {
             System.err.println(runner.script + ": " + e);
             status = 1;
         }
         System.exit(status);
-    }
-
-    /**
-     * The class path of JMH's forks: {@code classPath} less {@code runnerJar}, the jar of the runner, the report tools
-     * and their chart library, so that a fork loads benchmarks.jar and {@code SLUICE_CLASSPATH} alone. JMH gives each
-     * fork the {@code java.class.path} property's value as it is when the fork starts ({@code Runner}'s forked
-     * command), which is why the runner sets it; its own class loader has already read the class path.
-     */
-    static String forkClassPath(String classPath, String runnerJar) {
-        Path runner = Paths.get(runnerJar).toAbsolutePath().normalize();
-        List<String> kept = new ArrayList<>();
-        for (String entry : classPath.split(java.io.File.pathSeparator)) {
-            if (!entry.isEmpty() && !(runner.toString().endsWith(".jar")
-                    && Paths.get(entry).toAbsolutePath().normalize().equals(runner))) {
-                kept.add(entry);
-            }
-        }
-        return String.join(java.io.File.pathSeparator, kept);
     }
 
     private int usageError(String message) {
@@ -134,51 +80,32 @@ public final class BenchRunner {
     }
 
     int run(List<String> args) throws Exception {
-        List<String> planArgs = new ArrayList<>();
-        String given = null;
-        for (int i = 0; i < args.size(); i += 2) {
-            String name = args.get(i);
-            if (name.equals("--help") || name.equals("-h")) {
-                System.out.print(usage());
-                return 0;
-            }
-            if (!OPTIONS.contains(name)) {
-                throw new UsageException("unknown argument '" + name + "': allowed are " + String.join(", ", OPTIONS)
-                        + ", --help");
-            }
-            if (i + 1 >= args.size() || args.get(i + 1).isEmpty()) {
-                throw new UsageException(name + " needs a value");
-            }
-            if (name.equals("--out")) {
-                given = args.get(i + 1);
-            } else if (name.equals("--drop-caches")) {
-                dropCaches = dropCaches(args.get(i + 1));
-            } else if (name.equals("--prefault")) {
-                prefault = trueOrFalse(name, args.get(i + 1));
-            } else if (!name.equals("--jdk")) {
-                planArgs.addAll(List.of(name, args.get(i + 1)));
-            }
+        RunnerOptions options = RunnerOptions.parse(args);
+        if (options.help) {
+            System.out.print(RunnerOptions.usage());
+            return 0;
         }
-        Plan plan = chooseProducers(BenchPlan.plan(planArgs));
+        String given = options.out;
+        Plan plan = ProducerChoices.choose(BenchPlan.plan(options.planArgs), err, script);
         out = given != null ? Paths.get(given) : root.resolve("bench/target/bench").resolve(plan.preset + "-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        checkOut(given != null ? given : out.toString());
+        RunnerOptions.checkOut(out, given != null ? given : out.toString());
         // The code measured is the code at the start.
-        String commit = commit();
+        String commit = Provenance.commit(root);
         Files.createDirectories(out.resolve("runs"));
         Files.createDirectories(out.resolve("logs"));
         out = out.toAbsolutePath().normalize();
         directory = plan.directory(out);
-        System.setProperty("java.class.path", forkClassPath(System.getProperty("java.class.path"),
-                BenchRunner.class.getProtectionDomain().getCodeSource().getLocation().getPath()));
-        writePlan(plan);
+        invoker = new JmhInvoker(out, directory, options, err, script);
+        JmhInvoker.forkClassPathWithout(BenchRunner.class);
+        Runs.writePlan(out, plan, directory.configs());
         runAll(plan);
         directory.writeResults();
         Path result = out.resolve("jmh-result.json");
         Path environment = out.resolve("environment.json");
         ReportTools.environment(environment, Paths.get(System.getenv().getOrDefault("TMPDIR", "/tmp")),
                 System.getProperty("java.vendor") + " " + System.getProperty("java.vm.version"), commit, result,
-                gate());
+                options.gate());
         Path report = plan.preset.equals("balance") ? ReportTools.balance(result, out.resolve("report"))
                 : ReportTools.report(result, out.resolve("report"), environment);
         err.println(script + ": finished " + plan.configurations.size() + " configurations in " + (now() - started)
@@ -187,67 +114,9 @@ public final class BenchRunner {
         return 0;
     }
 
-    /**
-     * The plan with the producer {@code auto} chosen for each device it names ({@link BalanceFit#resolve}: for a
-     * balance, this harness's task rate at the size's workload without a producer and the storage under a device,
-     * each measured here once per machine and kept in the task-rate cache); says each choice.
-     */
-    private Plan chooseProducers(Plan plan) throws Exception {
-        Map<DeviceSpec, String> chosen = new java.util.LinkedHashMap<>();
-        List<String> said = new ArrayList<>();
-        for (Configuration c : plan.configurations) {
-            Plan.Settings s = c.settings;
-            if (s.producer == null || !s.producer.equals(BalanceFit.AUTO) || chosen.containsKey(c.device)) {
-                continue;
-            }
-            DeviceSpec spec = c.device;
-            if (!spec.needsTaskRate() || c.size == null) {
-                chosen.put(c.device, null);
-                continue;
-            }
-            Workload workload = Workload.planned(c.size, s.scale, s.tasks, s.codec);
-            // The forks' settings (WriterSettings' defaults): the calibration is theirs, in this JVM.
-            WriterConfig.Builder settings = WriterSettings.config(workload, WriterConfig.Builder.DEFAULT_THREADS,
-                    BenchPlan.NO_LIMIT, s.sync);
-            BalanceFit.Choice choice = BalanceFit.resolve(spec, workload, settings, TrialDirectory.base(),
-                    TaskRateCache.standard(), err);
-            chosen.put(c.device, choice.producer.isNone() ? null : choice.producer.toString());
-            String line = "producer on " + c.device + ": " + choice;
-            said.add(line);
-            err.println(script + ": " + line);
-        }
-        return chosen.isEmpty() ? plan : plan.withProducers(chosen, said);
-    }
-
+    /** When the run started (seconds since the epoch), as its progress counts. */
     private long started;
-    /** Whether the clean page cache is dropped before every wave (--drop-caches). */
-    private boolean dropCaches;
-
-    /** Whether the memory a wave takes is touched right before it (--prefault; dev.sluice.core.run.Prefault). */
-    private boolean prefault = true;
-
-    /** What happens before every wave, as environment.json records it. */
-    private String gate() {
-        return "sync, wait for Dirty + Writeback" + (dropCaches ? ", drop the clean page cache" : "")
-                + (prefault ? ", prefault the memory the wave takes" : "");
-    }
-
-    private static boolean trueOrFalse(String name, String value) throws UsageException {
-        if (!value.equals("true") && !value.equals("false")) {
-            throw new UsageException("invalid " + name + " '" + value + "': allowed are true and false");
-        }
-        return value.equals("true");
-    }
-
-    /** --drop-caches: true or false; true needs /proc/sys/vm/drop_caches writable (root), checked before any file. */
-    private static boolean dropCaches(String value) throws UsageException {
-        trueOrFalse("--drop-caches", value);
-        if (value.equals("true") && !Files.isWritable(GateState.DROP_CACHES)) {
-            throw new UsageException("invalid --drop-caches 'true': " + GateState.DROP_CACHES + " is not writable "
-                    + "here; dropping the page cache needs root");
-        }
-        return value.equals("true");
-    }
+    private JmhInvoker invoker;
 
     private void runAll(Plan plan) throws Exception {
         List<Configuration> configs = plan.configurations;
@@ -285,26 +154,26 @@ public final class BenchRunner {
             long t0 = now();
             switch (c.kind) {
                 case NOISE_FLOOR:
-                    results.put(c.name, jmh(Runs.noiseFloor(c, run)));
+                    results.put(c.name, invoker.run(Runs.noiseFloor(c, run)));
                     break;
                 case SINGLE:
-                    results.put(c.name, jmh(Runs.single(c, run)));
+                    results.put(c.name, invoker.run(Runs.single(c, run)));
                     break;
                 case RAW_WRITE:
                     long bytes = dataBytesPerTask(c.rawOf);
                     err.println(script + ":   " + BenchmarkParam.FILE_BYTES + " = " + bytes + " (" + c.rawOf + "'s "
                             + DATA_BYTES_PER_TASK + ")");
-                    jmh(Runs.raw(c, run, bytes));
+                    invoker.run(Runs.raw(c, run, bytes));
                     break;
                 case FLOOR:
-                    jmh(Runs.floor(c, run));
+                    invoker.run(Runs.floor(c, run));
                     break;
                 case PACED_WRITE:
                     long fileBytes = dataBytesPerTask(c.rawOf);
                     long pace = pace(fileBytes, c.size);
                     err.println(script + ":   " + BenchmarkParam.PACE + " = " + pace + " bytes/s per thread (" + fileBytes
                             + " bytes over " + c.size + "-floor's serialize + compress)");
-                    jmh(Runs.paced(c, run, String.valueOf(fileBytes), String.valueOf(pace)));
+                    invoker.run(Runs.paced(c, run, String.valueOf(fileBytes), String.valueOf(pace)));
                     break;
                 case PAIRED:
                     String share = schedule.reach(named.get(i), t0 - started, done);
@@ -382,7 +251,7 @@ public final class BenchRunner {
                 // The size too: with a budget, a chunk may go to any size reached so far.
                 err.println(script + ":   " + step.config.name + " " + r.file.substring(step.config.run.length() + 1)
                         + ": " + r.benchmark.getSimpleName() + " -i " + r.iterations);
-                jmh(r);
+                invoker.run(r);
             }
         }
     }
@@ -409,124 +278,6 @@ public final class BenchRunner {
             }
         }
         throw new IOException(name + " has no " + DATA_BYTES_PER_TASK);
-    }
-
-    /**
-     * One JMH run: its result into {@code runs/FILE.json}, its output into {@code logs/FILE.log}, its wall time into
-     * {@code timing.tsv}. A size's first strategy verifies its outputs row by row and records their digests in
-     * {@code verified/}; the others' equal bytes are then verified by digest (dev.sluice.core.verify.VerifiedDigests).
-     */
-    private Collection<RunResult> jmh(JmhRun run) throws Exception {
-        long t0 = System.nanoTime();
-        Path log = out.resolve("logs").resolve(run.file + ".log");
-        List<String> flags = new ArrayList<>(SluiceBenchmarks.forkFlags(run.params,
-                out.resolve("verified").toString()));
-        if (dropCaches) {
-            flags.add("-D" + GateState.DROP_CACHES_PROPERTY + "=true");
-        }
-        if (prefault) {
-            flags.add("-D" + Prefault.PROPERTY + "=true");
-        }
-        Collection<RunResult> results;
-        PrintStream stdout = System.out;
-        PrintStream stderr = System.err;
-        try (PrintStream output = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
-            // JMH writes what the fork prints to this JVM's own stdout and stderr: into the log, with JMH's output.
-            System.setOut(output);
-            System.setErr(output);
-            try {
-                results = new Runner(run.options(out.resolve("runs").resolve(run.file + ".json"), flags),
-                        OutputFormatFactory.createFormatInstance(output, VerboseMode.NORMAL)).run();
-            } catch (RunnerException e) {
-                output.print("ERROR: ");
-                e.printStackTrace(output);
-                results = null;
-            } finally {
-                System.setOut(stdout);
-                System.setErr(stderr);
-            }
-        }
-        if (results == null) {
-            err.println(script + ": " + run.file.substring(run.file.indexOf('-') + 1) + " failed; the end of " + log
-                    + ":");
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            lines.subList(Math.max(0, lines.size() - TAIL), lines.size()).forEach(err::println);
-            throw new BenchmarkFailed();
-        }
-        directory.time(run.file, System.nanoTime() - t0);
-        return results;
-    }
-
-    /** plan.txt: the header lines, then each configuration's name, weight and first JMH runs, as JMH would say them. */
-    private void writePlan(Plan plan) throws IOException {
-        List<String> lines = new ArrayList<>();
-        plan.header.forEach(h -> lines.add("# " + h));
-        List<RunDirectory.Config> named = directory.configs();
-        for (int i = 0; i < plan.configurations.size(); i++) {
-            Configuration c = plan.configurations.get(i);
-            List<String> described = new ArrayList<>();
-            Runs.planned(c, plan.design, named.get(i).run).forEach(r -> described.add(r.describe()));
-            lines.add(c.name + "|" + c.weight + "|" + String.join("; ", described));
-        }
-        Files.write(out.resolve("plan.txt"), lines, StandardCharsets.UTF_8);
-    }
-
-    /** Refuses an --out that holds a run, an interrupted run's results (they would join this run's), or is a file. */
-    private void checkOut(String given) throws UsageException, IOException {
-        if (Files.exists(out.resolve("jmh-result.json"))) {
-            throw new UsageException("invalid --out '" + given + "': it already holds a run (jmh-result.json)");
-        }
-        if (Files.exists(out) && !Files.isDirectory(out)) {
-            throw new UsageException("invalid --out '" + given + "': it exists and is not a directory");
-        }
-        Path runs = out.resolve("runs");
-        if (Files.isDirectory(runs)) {
-            try (Stream<Path> files = Files.list(runs)) {
-                if (files.anyMatch(f -> f.getFileName().toString().endsWith(".json"))) {
-                    throw new UsageException("invalid --out '" + given + "': it holds an interrupted run's results "
-                            + "(runs/*.json); remove that run or choose another --out");
-                }
-            }
-        }
-    }
-
-    /** The repository's commit, marked where tracked files have changes; {@code unknown} outside a git checkout. */
-    private String commit() {
-        String head = git("rev-parse", "HEAD");
-        if (head == null || head.isBlank()) {
-            return "unknown";
-        }
-        String status = git("status", "--porcelain");
-        boolean changed = status != null && status.lines().anyMatch(l -> !l.startsWith("??"));
-        return head.trim() + (changed ? " (with uncommitted changes)" : "");
-    }
-
-    private String git(String... args) {
-        List<String> command = new ArrayList<>(List.of("git", "-C", root.toString()));
-        command.addAll(List.of(args));
-        try {
-            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            String text;
-            try (InputStream in = p.getInputStream()) {
-                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            return p.waitFor() == 0 ? text : null;
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
-    }
-
-    /** The usage text (bench-usage.txt beside this class). */
-    static String usage() throws IOException {
-        try (InputStream in = BenchRunner.class.getResourceAsStream("bench-usage.txt")) {
-            if (in == null) {
-                throw new IOException("bench-usage.txt is missing from the class path");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
     }
 
     /** Seconds since the epoch, as the run's progress counts them. */

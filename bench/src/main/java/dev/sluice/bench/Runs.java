@@ -10,6 +10,11 @@ import dev.sluice.jmh.write.FloorBenchmark;
 import dev.sluice.jmh.write.PairedWaveBenchmark;
 import dev.sluice.jmh.write.RawWriteBenchmark;
 import dev.sluice.jmh.write.ShuffleWriteBenchmark;
+import dev.sluice.report.RunDirectory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -142,5 +147,18 @@ final class Runs {
             run.param(BenchmarkParam.SYNC, "true");
         }
         return run;
+    }
+
+    /** plan.txt: the header lines, then each configuration's name, weight and first JMH runs, as JMH would say them. */
+    static void writePlan(Path out, Plan plan, List<RunDirectory.Config> named) throws IOException {
+        List<String> lines = new ArrayList<>();
+        plan.header.forEach(h -> lines.add("# " + h));
+        for (int i = 0; i < plan.configurations.size(); i++) {
+            Configuration c = plan.configurations.get(i);
+            List<String> described = new ArrayList<>();
+            Runs.planned(c, plan.design, named.get(i).run).forEach(r -> described.add(r.describe()));
+            lines.add(c.name + "|" + c.weight + "|" + String.join("; ", described));
+        }
+        Files.write(out.resolve("plan.txt"), lines, StandardCharsets.UTF_8);
     }
 }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** What scripts/bench.sh's runner refuses before any fork runs, and its usage text. */
 class BenchRunnerTest {
     private static String refusal(String... args) {
-        return assertThrows(BenchRunner.UsageException.class, () -> new BenchRunner().run(List.of(args)))
+        return assertThrows(RunnerOptions.UsageException.class, () -> new BenchRunner().run(List.of(args)))
                 .getMessage();
     }
 
@@ -73,9 +73,9 @@ class BenchRunnerTest {
 
     @Test
     void theUsageNamesEveryOptionTheRunnerTakes() throws Exception {
-        String usage = BenchRunner.usage();
+        String usage = RunnerOptions.usage();
         assertTrue(usage.startsWith("Usage: scripts/bench.sh "), usage);
-        for (String option : BenchRunner.OPTIONS) {
+        for (String option : RunnerOptions.OPTIONS) {
             assertTrue(usage.contains("\n  " + option + " "), option + " is not described in the usage");
         }
         assertTrue(usage.contains("Exit status: 0 done, 1 a benchmark failed, 2 bad arguments."), usage);
@@ -111,11 +111,26 @@ class BenchRunnerTest {
     @Test
     void jmhsForksGetTheClassPathLessTheRunnersOwnJar() {
         String sep = java.io.File.pathSeparator;
-        assertEquals(String.join(sep, "/r/jmh/target/benchmarks.jar", "/w/writer.jar"), BenchRunner.forkClassPath(
+        assertEquals(String.join(sep, "/r/jmh/target/benchmarks.jar", "/w/writer.jar"), JmhInvoker.forkClassPath(
                 String.join(sep, "/r/bench/target/sluice-bench.jar", "/r/jmh/target/benchmarks.jar", "/w/writer.jar"),
                 "/r/bench/target/../target/sluice-bench.jar"));
-        assertEquals(String.join(sep, "/r/bench/target/classes", "/r/jmh/target/classes"), BenchRunner.forkClassPath(
+        assertEquals(String.join(sep, "/r/bench/target/classes", "/r/jmh/target/classes"), JmhInvoker.forkClassPath(
                 String.join(sep, "/r/bench/target/classes", "/r/jmh/target/classes"), "/r/bench/target/classes/"),
                 "a runner from its classes (tests) keeps them");
+    }
+
+    @Test
+    void theScriptsPrintAsManyLinesOfAFailedLogAsTheRunner() throws Exception {
+        String lib = Files.readString(Path.of("..", "scripts", "lib.sh"));
+        assertTrue(lib.contains("\ntail_lines=" + JmhInvoker.TAIL + "\n"), "scripts/lib.sh's tail_lines is not "
+                + JmhInvoker.TAIL);
+    }
+
+    @Test
+    void provenanceIsTheCommitOfTheRepositoryOrUnknownOutsideOne(@TempDir Path dir) {
+        assertEquals(Provenance.UNKNOWN, Provenance.commit(dir));
+        String commit = Provenance.commit(Path.of(".."));
+        assertTrue(commit.equals(Provenance.UNKNOWN) || commit.matches("[0-9a-f]{40}( \\(with uncommitted changes\\))?"),
+                commit);
     }
 }

@@ -1,0 +1,122 @@
+package dev.sluice.bench;
+
+import dev.sluice.jmh.state.GateState;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The options of scripts/bench.sh as the runner takes them: its own ({@code --out}, {@code --drop-caches},
+ * {@code --prefault}; {@code --jdk} is the launcher's, accepted and not used) and the plan's, which it passes on to
+ * {@link BenchPlan}. Every one is checked before any file is made.
+ */
+final class RunnerOptions {
+    /** The options that take a value. */
+    static final List<String> OPTIONS = List.of("--preset", "--strategies", "--sizes", "--scale", "--tasks", "--codec",
+            "--sync", "--warmups", "--warmup-records", "--iterations", "--paired", "--budget", "--device",
+            "--producer", "--floors", "--drop-caches", "--prefault", "--jdk", "--out");
+
+    /** A usage error: exit status 2. */
+    static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** The plan's options, as {@code --name value} pairs. */
+    final List<String> planArgs = new ArrayList<>();
+    /** {@code --out} as given; null for the default. */
+    String out;
+    /** Whether the clean page cache is dropped before every wave (--drop-caches). */
+    boolean dropCaches;
+    /** Whether the memory a wave takes is touched right before it (--prefault; dev.sluice.core.run.Prefault). */
+    boolean prefault = true;
+    /** Whether --help was asked for: nothing else is done. */
+    boolean help;
+
+    static RunnerOptions parse(List<String> args) throws UsageException {
+        RunnerOptions options = new RunnerOptions();
+        for (int i = 0; i < args.size(); i += 2) {
+            String name = args.get(i);
+            if (name.equals("--help") || name.equals("-h")) {
+                options.help = true;
+                return options;
+            }
+            if (!OPTIONS.contains(name)) {
+                throw new UsageException("unknown argument '" + name + "': allowed are " + String.join(", ", OPTIONS)
+                        + ", --help");
+            }
+            if (i + 1 >= args.size() || args.get(i + 1).isEmpty()) {
+                throw new UsageException(name + " needs a value");
+            }
+            String value = args.get(i + 1);
+            switch (name) {
+                case "--out" -> options.out = value;
+                case "--drop-caches" -> options.dropCaches = dropCaches(value);
+                case "--prefault" -> options.prefault = trueOrFalse(name, value);
+                case "--jdk" -> { } // the launcher's
+                default -> options.planArgs.addAll(List.of(name, value));
+            }
+        }
+        return options;
+    }
+
+    /** What happens before every wave, as environment.json records it. */
+    String gate() {
+        return "sync, wait for Dirty + Writeback" + (dropCaches ? ", drop the clean page cache" : "")
+                + (prefault ? ", prefault the memory the wave takes" : "");
+    }
+
+    private static boolean trueOrFalse(String name, String value) throws UsageException {
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new UsageException("invalid " + name + " '" + value + "': allowed are true and false");
+        }
+        return value.equals("true");
+    }
+
+    /** --drop-caches: true or false; true needs /proc/sys/vm/drop_caches writable (root), checked before any file. */
+    private static boolean dropCaches(String value) throws UsageException {
+        trueOrFalse("--drop-caches", value);
+        if (value.equals("true") && !Files.isWritable(GateState.DROP_CACHES)) {
+            throw new UsageException("invalid --drop-caches 'true': " + GateState.DROP_CACHES + " is not writable "
+                    + "here; dropping the page cache needs root");
+        }
+        return value.equals("true");
+    }
+
+    /** The usage text (bench-usage.txt beside this class). */
+    static String usage() throws IOException {
+        try (InputStream in = RunnerOptions.class.getResourceAsStream("bench-usage.txt")) {
+            if (in == null) {
+                throw new IOException("bench-usage.txt is missing from the class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Refuses an --out that holds a run, an interrupted run's results (they would join this run's), or is a file. */
+    static void checkOut(Path out, String given) throws UsageException, IOException {
+        if (Files.exists(out.resolve("jmh-result.json"))) {
+            throw new UsageException("invalid --out '" + given + "': it already holds a run (jmh-result.json)");
+        }
+        if (Files.exists(out) && !Files.isDirectory(out)) {
+            throw new UsageException("invalid --out '" + given + "': it exists and is not a directory");
+        }
+        Path runs = out.resolve("runs");
+        if (Files.isDirectory(runs)) {
+            try (Stream<Path> files = Files.list(runs)) {
+                if (files.anyMatch(f -> f.getFileName().toString().endsWith(".json"))) {
+                    throw new UsageException("invalid --out '" + given + "': it holds an interrupted run's results "
+                            + "(runs/*.json); remove that run or choose another --out");
+                }
+            }
+        }
+    }
+}
