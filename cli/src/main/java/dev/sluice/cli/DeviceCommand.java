@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import dev.sluice.core.cli.Options;
 import dev.sluice.core.device.DeviceProfile;
+import dev.sluice.core.device.DeviceRecovery;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.device.TaskRate;
@@ -122,8 +123,8 @@ final class DeviceCommand {
                 return SluiceCli.OK;
             }
             case "cleanup": {
-                int undone = EmulatedDevice.cleanUpAbandoned(err);
-                return AbandonedRuns.report(out, undone, EmulatedDevice.recorded(), "emulated device", "undid");
+                int undone = DeviceRecovery.cleanUpAbandoned(err);
+                return AbandonedRuns.report(out, undone, DeviceRecovery.recorded(), "emulated device", "undid");
             }
             default:
                 err.println("sluice device: unknown command '" + args.get(0) + "': allowed is profiles, show, check or cleanup");

@@ -4,7 +4,6 @@ import dev.sluice.core.cli.Options;
 import dev.sluice.core.device.DeviceProfile;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.RunDevice;
-import dev.sluice.core.device.TaskRate;
 import dev.sluice.core.device.TaskRateCache;
 import dev.sluice.core.input.DataSize;
 import dev.sluice.core.measure.ProcSelfIo;
@@ -169,10 +168,9 @@ final class WriteCommand {
         for (String warning : trial.warnings()) {
             err.println("sluice: warning: " + warning);
         }
-        String noDevice = RunDevice.refusal(device, trial.storagePlan().bytesTotal());
-        if (noDevice != null) {
-            throw new InvalidParameterException("--device", device.text(), noDevice);
-        }
+        // The device's room, as the benchmarks' forks plan it for the same workload (RunDevice.plannedBytes).
+        RunDevice.Planned planned = RunDevice.plan("--device", device, workload.tasks, workload.scale,
+                RunDevice.plannedBytes(workload.taskShape()));
         if (!"given".equals(workload.scaleReason)) {
             err.println("sluice: " + workload.scaleReason);
         }
@@ -200,16 +198,16 @@ final class WriteCommand {
                     err.println("sluice: producer " + choice);
                 }
             }
-            TaskRate rate = device.needsTaskRate() ? TaskRateCalibration.find(workload, settings, outDir,
-                    TaskRateCache.standard(), err) : null;
-            return openAndRun(interruption, trial, workload, device, rate, outDir, outputs);
+            Workload measured = workload;
+            RunDevice.TaskRateSource rates = () -> TaskRateCalibration.find(measured, settings, outDir,
+                    TaskRateCache.standard(), err);
+            return openAndRun(interruption, trial, workload, planned, rates, outDir, outputs);
         }
     }
 
-    private int openAndRun(Interruption interruption, Trial trial, Workload workload, DeviceSpec device, TaskRate rate,
-                           Path outDir, List<String> outputs) throws Exception {
-        try (RunDevice storageDevice = RunDevice.open(device, outDir, workload.tasks, workload.scale, rate,
-                    trial.storagePlan().bytesTotal(), err, true);
+    private int openAndRun(Interruption interruption, Trial trial, Workload workload, RunDevice.Planned device,
+                           RunDevice.TaskRateSource rates, Path outDir, List<String> outputs) throws Exception {
+        try (RunDevice storageDevice = device.open(outDir, rates, err, true);
              OwnedFiles owned = OwnedFiles.claim(storageDevice.directory(), SHUFFLE_ID, outputs);
              BufferAllocator allocator = new RootAllocator();
              Trial strategy = trial) {

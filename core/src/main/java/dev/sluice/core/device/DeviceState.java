@@ -18,7 +18,7 @@ import java.util.Map;
  * kernel before or right after the step, so that a run killed outright (SIGKILL) leaves a record of everything it
  * changed: the image file, the loop device, the mount, the throttle rules and the bdi settings with the values they
  * had before. The next run, or {@code scripts/sluice device cleanup}, undoes what a dead run's record names
- * ({@link EmulatedDevice#cleanUpAbandoned}).
+ * ({@link DeviceRecovery#cleanUpAbandoned}).
  */
 final class DeviceState {
     /** Where state files live: {@code -Dsluice.deviceStateDir}, or {@code sluice-devices} in the temp directory. */

@@ -2,6 +2,7 @@ package dev.sluice.core.device;
 
 import dev.sluice.spi.Bytes;
 import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.TaskShape;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -10,10 +11,18 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The storage a run writes to, for the command line and the benchmarks alike: the directory as given
- * ({@code native}), or a directory on an {@link EmulatedDevice} made for the run in it, which closing tears down.
+ * The storage a run writes to, for the command line, the benchmarks' forks and spark-bench alike: the directory as
+ * given ({@code native}), or a directory on an {@link EmulatedDevice} made for the run in it, which closing tears
+ * down. One set-up for all three: {@link #plan} checks the spec against what the run will keep on it before any file
+ * is made ({@link #plannedBytes}, one definition), then {@link Planned#open} measures the run's task rate where the
+ * spec is a balance, makes the device and measures its raw write.
  */
 public final class RunDevice implements AutoCloseable {
+    /**
+     * What Sluice's strategies keep of a map output at once, at most: its partial or spill files and the merged file
+     * (per-batch's partition files and their concatenation; buffered's and async's partials and their merge).
+     */
+    public static final int STRATEGY_COPIES = 2;
     /** An emulated device gets this much room beyond what the run plans to keep on it (ext4's metadata, slack). */
     static final long SLACK = 512 * Bytes.MiB;
 
@@ -25,6 +34,67 @@ public final class RunDevice implements AutoCloseable {
         this.spec = spec;
         this.directory = directory;
         this.device = device;
+    }
+
+    /**
+     * The bytes a run plans to keep on its storage at once, the one definition every harness uses: {@code tasks} map
+     * outputs of {@code outputBytesPerTask} each, {@code copies} of each (what its writers keep at once).
+     */
+    public static long plannedBytes(int tasks, long outputBytesPerTask, int copies) {
+        return (long) tasks * outputBytesPerTask * copies;
+    }
+
+    /**
+     * A run of Sluice's strategies on {@code shape}: every task's records serialized ({@link TaskShape#serializedBytes},
+     * an upper bound), {@link #STRATEGY_COPIES} of them, whichever strategies the run compares.
+     */
+    public static long plannedBytes(TaskShape shape) {
+        return plannedBytes(shape.tasks, shape.serializedBytes(), STRATEGY_COPIES);
+    }
+
+    /** Where a balance's task rate comes from: the harness's own, measured (or read from its cache) on demand. */
+    @FunctionalInterface
+    public interface TaskRateSource {
+        /** The rate; a harness's own measurement may fail as the harness does. */
+        TaskRate taskRate() throws Exception;
+    }
+
+    /**
+     * The device a run of {@code tasks} tasks at data scale {@code scale} will use, checked before any file is made:
+     * refused with an {@link InvalidParameterException} naming {@code parameter} where {@link #refusal} says why.
+     */
+    public static Planned plan(String parameter, DeviceSpec spec, int tasks, double scale, long plannedBytes) {
+        String refusal = refusal(spec, plannedBytes);
+        if (refusal != null) {
+            throw new InvalidParameterException(parameter, spec.text(), refusal);
+        }
+        return new Planned(spec, tasks, scale, plannedBytes);
+    }
+
+    /** A run's device, checked and not made yet ({@link #plan}). */
+    public static final class Planned {
+        public final DeviceSpec spec;
+        public final int tasks;
+        public final double scale;
+        public final long plannedBytes;
+
+        private Planned(DeviceSpec spec, int tasks, double scale, long plannedBytes) {
+            this.spec = spec;
+            this.tasks = tasks;
+            this.scale = scale;
+            this.plannedBytes = plannedBytes;
+        }
+
+        /**
+         * Opens it in {@code dir}: for a balance ({@link DeviceSpec#needsTaskRate}) the task rate from
+         * {@code rates} first, on the storage {@code dir} is on before the device is made there; then
+         * {@link RunDevice#open}.
+         */
+        public RunDevice open(Path dir, TaskRateSource rates, PrintStream log, boolean ownerClosesOnSignal)
+                throws Exception {
+            TaskRate rate = spec.needsTaskRate() ? rates.taskRate() : null;
+            return RunDevice.open(spec, dir, tasks, scale, rate, plannedBytes, log, ownerClosesOnSignal);
+        }
     }
 
     /**

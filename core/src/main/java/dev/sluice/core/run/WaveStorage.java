@@ -2,7 +2,6 @@ package dev.sluice.core.run;
 
 import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.StoragePlan;
-import dev.sluice.spi.TaskShape;
 import dev.sluice.spi.WriterConfig;
 
 /**
@@ -14,8 +13,7 @@ public final class WaveStorage {
 
     public static StoragePlan plan(StrategySpec strategy, WriterConfig config, Workload workload) {
         StoragePlan plan = new StoragePlan();
-        strategy.planStorage(plan, config, new TaskShape(workload.tasks, workload.taskBytes(),
-                workload.batchesPerTask()));
+        strategy.planStorage(plan, config, workload.taskShape());
         return plan;
     }
 }

@@ -8,6 +8,7 @@ import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.spi.Bytes;
 import dev.sluice.spi.InvalidParameterException;
+import dev.sluice.spi.TaskShape;
 import java.util.Locale;
 
 /**
@@ -185,5 +186,10 @@ public final class Workload {
     /** Input batches per task, where the workload fixes it; else estimated from the rows per batch. */
     public int batchesPerTask() {
         return spec.estimatedBatches();
+    }
+
+    /** What a strategy's plans are given of the workload's map tasks: their count, input and batches. */
+    public TaskShape taskShape() {
+        return new TaskShape(tasks, taskBytes(), batchesPerTask());
     }
 }

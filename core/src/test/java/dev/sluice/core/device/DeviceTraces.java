@@ -180,7 +180,7 @@ public final class DeviceTraces {
 
     /** Records of devices in the state directory whose process is this one or gone. */
     public static List<String> records() throws IOException {
-        return EmulatedDevice.recorded().stream().filter(r -> !r.endsWith("(its process is running)")
+        return DeviceRecovery.recorded().stream().filter(r -> !r.endsWith("(its process is running)")
                         || r.contains("device-" + ProcessHandle.current().pid() + "-"))
                 .collect(Collectors.toList());
     }

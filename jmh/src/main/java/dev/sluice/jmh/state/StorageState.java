@@ -3,13 +3,10 @@ package dev.sluice.jmh.state;
 import dev.sluice.core.device.DeviceSpec;
 import dev.sluice.core.device.EmulatedDevice;
 import dev.sluice.core.device.RunDevice;
-import dev.sluice.core.device.TaskRate;
 import dev.sluice.core.device.TaskRateCache;
 import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.TaskRateCalibration;
 import dev.sluice.core.run.Workload;
-import dev.sluice.spi.InvalidParameterException;
-import dev.sluice.spi.TaskShape;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.openjdk.jmh.annotations.Level;
@@ -37,17 +34,11 @@ public class StorageState {
     public void open(WorkloadState workloadState, WriterSettings settings) throws Exception {
         Workload workload = workloadState.workload();
         DeviceSpec spec = DeviceSpec.parse(BenchmarkParam.DEVICE.key(), device);
-        // Room for what any strategy keeps at once: its output twice (partials and the merged file).
-        long planned = 2 * workload.tasks * new TaskShape(workload.tasks, workload.taskBytes(),
-                workload.batchesPerTask()).serializedBytes();
-        String refusal = RunDevice.refusal(spec, planned);
-        if (refusal != null) {
-            throw new InvalidParameterException(BenchmarkParam.DEVICE.key(), device, refusal);
-        }
+        RunDevice.Planned planned = RunDevice.plan(BenchmarkParam.DEVICE.key(), spec, workload.tasks, workload.scale,
+                RunDevice.plannedBytes(workload.taskShape()));
         // A balance sets the device relative to this harness's own task rate, measured on native storage (or cached).
-        TaskRate rate = spec.needsTaskRate() ? TaskRateCalibration.find(workload, settings.config(workload,
-                "none"), base(), TaskRateCache.standard(), System.out) : null;
-        storage = RunDevice.open(spec, base(), workload.tasks, workload.scale, rate, planned, System.out, false);
+        storage = planned.open(base(), () -> TaskRateCalibration.find(workload, settings.config(workload, "none"),
+                base(), TaskRateCache.standard(), System.out), System.out, false);
     }
 
     /** Where files go without a device, and where a device's image goes: -Dsluice.dir or the temp directory. */

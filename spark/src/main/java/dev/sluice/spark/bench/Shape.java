@@ -1,5 +1,6 @@
 package dev.sluice.spark.bench;
 
+import dev.sluice.core.device.RunDevice;
 import dev.sluice.core.input.DataSize;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -73,11 +74,15 @@ record Shape(String size, double scale, int tasks, long rowsPerTask, String batc
     }
 
     /**
-     * What the local directory holds at once: a query's map outputs and the per-batch strategies' scratch copies of
-     * them (every shuffle is removed before the next writer runs).
+     * What Spark's local directory holds of a shuffle at once, in map outputs: Sluice's strategies' two
+     * ({@link RunDevice#STRATEGY_COPIES}) and one more for Spark's own writers' spill files beside them (every
+     * shuffle is removed before the next writer runs).
      */
+    static final int SPARK_COPIES = RunDevice.STRATEGY_COPIES + 1;
+
+    /** What the local directory holds at once ({@link RunDevice#plannedBytes}, the harnesses' one definition). */
     long plannedBytes() {
-        return 3 * taskBytes() * tasks;
+        return RunDevice.plannedBytes(tasks, taskBytes(), SPARK_COPIES);
     }
 
     private static long ceilDiv(long a, long b) {

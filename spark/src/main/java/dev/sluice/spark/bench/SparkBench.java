@@ -1,7 +1,6 @@
 package dev.sluice.spark.bench;
 
 import dev.sluice.core.device.RunDevice;
-import dev.sluice.core.device.TaskRate;
 import dev.sluice.core.device.TaskRateCache;
 import dev.sluice.spi.InvalidParameterException;
 import java.io.IOException;
@@ -82,19 +81,15 @@ public final class SparkBench {
         Files.createDirectories(work);
         List<Shape> shapes = options.shapes();
         long plannedBytes = shapes.stream().mapToLong(Shape::plannedBytes).max().orElseThrow();
-        String refusal = RunDevice.refusal(options.device, plannedBytes);
-        if (refusal != null) {
-            throw new InvalidParameterException("--device", options.device.text(), refusal);
-        }
+        RunDevice.Planned planned = RunDevice.plan("--device", options.device, options.tasks, options.scale,
+                plannedBytes);
         Path localBase = options.localDir != null ? options.localDir : work.resolve("local");
         Files.createDirectories(localBase);
         BenchSummary summary = new BenchSummary(options.writers);
         log.printf(Locale.ROOT, "spark-bench: sizes %s, writers %s, %d warm-up + %d measured rounds each%n",
                 shapes.stream().map(Shape::size).toList(), options.writers, options.warmups, options.iterations);
-        TaskRate rate = options.device.needsTaskRate()
-                ? new SparkTaskRate(options, log).taskRate(localBase, TaskRateCache.standard()) : null;
-        try (RunDevice device = RunDevice.open(options.device, localBase, options.tasks, options.scale, rate,
-                plannedBytes, log, true)) {
+        try (RunDevice device = planned.open(localBase, () -> new SparkTaskRate(options, log).taskRate(localBase,
+                TaskRateCache.standard()), log, true)) {
             for (Shape shape : shapes) {
                 try (SparkSession spark = BenchSession.open(options, shape, device.directory(), log)) {
                     rounds(new SeedJob(spark, shape, work, options.partitions, options.localMode(), log),
