@@ -1,9 +1,6 @@
 package dev.sluice.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.core.run.BenchmarkName;
-import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -25,122 +21,18 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The link map of the network boundary (docs/network.md): {@code PairedBoundaryBenchmark} results over link rates,
- * batch shapes and codecs, read back into one row per configuration: each mode's map outputs dealt by their
- * {@code pair.mode}, paired by {@code pair.round}, and coalesce's time over native's as a {@link PairedRatio} with its
- * 99% interval; the counters that explain it per mode (bytes copied, frames, write calls, time waiting on the link,
- * bytes on the wire); and per shape and codec the rate where the winner flips, or that none was found in the range.
- * Writes {@code map.md} and a chart per shape ({@code map-SHAPE.png}).
+ * batch shapes and codecs, read back into one row per configuration ({@link LinkMapPoint}): each mode's map outputs
+ * dealt by their {@code pair.mode}, paired by {@code pair.round}, and coalesce's time over native's as a
+ * {@link PairedRatio} with its 99% interval; the counters that explain it per mode (bytes copied, frames, write calls,
+ * time waiting on the link, bytes on the wire); and per shape and codec the rate where the winner flips, or that none
+ * was found in the range. Writes {@code map.md} and a chart per shape ({@code map-SHAPE.png}).
  */
 final class NetworkMap {
     static final String BENCHMARK = BenchmarkName.PAIRED_BOUNDARY.simpleName();
 
-    /** One configuration: a link, a shape, a codec. */
-    static final class Point {
-        String link;
-        double rateMbit;
-        double measuredMbit;
-        int inputRows;
-        int targetRows;
-        String codec;
-        List<String> modes;
-        long rows;
-        /** Per mode: its map outputs' times (ms), by round. */
-        final Map<Integer, Map<Integer, Double>> times = new TreeMap<>();
-        /** Per mode: the mean of each counter over its map outputs. */
-        final Map<Integer, Map<Metric, Double>> counters = new TreeMap<>();
-        PairedRatio ratio;
-
-        String shape() {
-            return String.format(Locale.ROOT, "%,d to %,d rows", inputRows, targetRows);
-        }
-    }
-
-    private static final List<Metric> COUNTERS = List.of(Metric.NET_BYTES_COPIED, Metric.NET_MESSAGES,
-            Metric.NET_BATCHES_RECEIVED, Metric.NET_PROC_SYSCW, Metric.NET_LINK_WAIT_MILLIS, Metric.NET_WIRE_BYTES,
-            Metric.QUERY_READ_MILLIS);
-
     private NetworkMap() {}
 
-    static List<Point> read(List<Path> jsons) throws IOException {
-        ObjectMapper mapper = new ObjectMapper();
-        List<Point> points = new ArrayList<>();
-        for (Path json : jsons) {
-            for (JsonNode result : mapper.readTree(json.toFile())) {
-                if (!result.path("benchmark").asText().contains(BENCHMARK)) {
-                    continue;
-                }
-                points.add(point(result));
-            }
-        }
-        points.sort(Comparator.comparing((Point p) -> p.inputRows).thenComparing(p -> p.codec)
-                .thenComparingDouble(p -> p.measuredMbit));
-        return points;
-    }
-
-    private static Point point(JsonNode result) {
-        JsonNode params = result.path("params");
-        Point p = new Point();
-        p.link = params.path(BenchmarkParam.LINK.key()).asText();
-        p.inputRows = params.path(BenchmarkParam.INPUT_ROWS.key()).asInt();
-        p.targetRows = params.path(BenchmarkParam.TARGET_ROWS.key()).asInt();
-        p.codec = params.path(BenchmarkParam.CODEC.key()).asText();
-        p.modes = List.of(params.path(BenchmarkParam.MODES.key()).asText().split("\\+"));
-        JsonNode secondary = result.path("secondaryMetrics");
-        p.rateMbit = secondary.path(Metric.LINK_RATE_MBIT.key()).path("score").asDouble();
-        p.measuredMbit = secondary.path(Metric.LINK_MEASURED_MBIT.key()).path("score").asDouble();
-        p.rows = Math.round(secondary.path(Metric.NET_ROWS_VERIFIED.key()).path("score").asDouble());
-        List<Double> primary = flat(result.path("primaryMetric").path("rawData"));
-        List<Double> mode = flat(secondary.path(Metric.PAIR_MODE.key()).path("rawData"));
-        List<Double> round = flat(secondary.path(Metric.PAIR_ROUND.key()).path("rawData"));
-        if (mode.size() != primary.size() || round.size() != primary.size()) {
-            throw new IllegalStateException(p.link + " " + p.shape() + " " + p.codec + ": " + primary.size()
-                    + " times against " + mode.size() + " modes and " + round.size() + " rounds");
-        }
-        Map<Integer, Map<Metric, List<Double>>> counts = new TreeMap<>();
-        for (Metric c : COUNTERS) {
-            List<Double> values = flat(secondary.path(c.key()).path("rawData"));
-            for (int i = 0; i < values.size() && i < mode.size(); i++) {
-                counts.computeIfAbsent(mode.get(i).intValue(), k -> new LinkedHashMap<>())
-                        .computeIfAbsent(c, k -> new ArrayList<>()).add(values.get(i));
-            }
-        }
-        for (int i = 0; i < primary.size(); i++) {
-            p.times.computeIfAbsent(mode.get(i).intValue(), k -> new TreeMap<>()).put(round.get(i).intValue(),
-                    primary.get(i));
-        }
-        counts.forEach((m, byCounter) -> {
-            Map<Metric, Double> means = new LinkedHashMap<>();
-            byCounter.forEach((c, v) -> means.put(c, Stats.mean(v)));
-            p.counters.put(m, means);
-        });
-        // Pairs: the rounds in which both the baseline (mode 0) and mode 1 sent a map output.
-        List<Double> base = new ArrayList<>();
-        List<Double> other = new ArrayList<>();
-        Map<Integer, Double> b = p.times.getOrDefault(0, Map.of());
-        Map<Integer, Double> o = p.times.getOrDefault(1, Map.of());
-        for (Map.Entry<Integer, Double> e : b.entrySet()) {
-            if (o.containsKey(e.getKey())) {
-                base.add(e.getValue());
-                other.add(o.get(e.getKey()));
-            }
-        }
-        if (!base.isEmpty()) {
-            p.ratio = PairedRatio.of(other, base);
-        }
-        return p;
-    }
-
-    private static List<Double> flat(JsonNode rawData) {
-        List<Double> out = new ArrayList<>();
-        for (JsonNode fork : rawData) {
-            for (JsonNode v : fork) {
-                out.add(v.asDouble());
-            }
-        }
-        return out;
-    }
-
-    static String verdict(Point p) {
+    static String verdict(LinkMapPoint p) {
         if (p.ratio == null) {
             return "no pairs";
         }
@@ -162,9 +54,9 @@ final class NetworkMap {
      * What the results say of verification: each fork's {@code net.rowsVerified} (the rows its receiver read back and
      * checked against the input) counted, and any fork that verified none named, rather than a claim made for them.
      */
-    static String verified(List<Point> points) {
+    static String verified(List<LinkMapPoint> points) {
         List<String> unverified = new ArrayList<>();
-        for (Point p : points) {
+        for (LinkMapPoint p : points) {
             if (p.rows <= 0) {
                 unverified.add(p.codec + " over " + p.link);
             }
@@ -182,32 +74,33 @@ final class NetworkMap {
 
     /** Writes map.md and the charts into {@code out}; returns map.md. */
     static Path write(List<Path> jsons, Path out) throws IOException {
-        List<Point> points = read(jsons);
+        List<LinkMapPoint> points = LinkMapPoint.read(jsons);
         if (points.isEmpty()) {
             throw new IOException("no " + BENCHMARK + " results in " + jsons);
         }
         Files.createDirectories(out);
         StringBuilder md = new StringBuilder();
         md.append("# The network boundary over links of set bandwidth\n\n");
-        md.append("Made by `ReportTools net-map` from ").append(jsons.size()).append(" JMH result file(s). Each row is ")
+        md.append("Made by `ReportTools net-map` from ").append(jsons.size())
+                .append(" JMH result file(s). Each row is ")
                 .append("one fork in which the modes took turns map output by map output; the ratio is the second ")
                 .append("mode's time over the first's, pair by pair (the two map outputs of one round), as a ")
                 .append("geometric mean with its 99% interval (Student's t on the log ratios). A ratio above 1: the ")
                 .append("first mode is faster. ").append(verified(points)).append("\n\n");
-        Map<String, List<Point>> byShape = new LinkedHashMap<>();
-        for (Point p : points) {
+        Map<String, List<LinkMapPoint>> byShape = new LinkedHashMap<>();
+        for (LinkMapPoint p : points) {
             byShape.computeIfAbsent(p.shape(), k -> new ArrayList<>()).add(p);
         }
         int chart = 0;
-        for (Map.Entry<String, List<Point>> shape : byShape.entrySet()) {
-            List<Point> rows = shape.getValue();
+        for (Map.Entry<String, List<LinkMapPoint>> shape : byShape.entrySet()) {
+            List<LinkMapPoint> rows = shape.getValue();
             String m0 = rows.get(0).modes.get(0);
             String m1 = rows.get(0).modes.get(1);
             md.append("## Input batches of ").append(shape.getKey()).append("\n\n");
             md.append("| codec | link | set Mbit/s | measured Mbit/s | rows | pairs | ").append(m0).append(" ms | ")
                     .append(m1).append(" ms | ").append(m1).append(" / ").append(m0)
                     .append(" [99% interval] | verdict |\n|---|---|---|---|---|---|---|---|---|---|\n");
-            for (Point p : rows) {
+            for (LinkMapPoint p : rows) {
                 md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %,d | %d | %.1f | %.1f | %s | %s |%n",
                         p.codec, p.link, p.rateMbit == 0 ? "-" : String.format(Locale.ROOT, "%.0f", p.rateMbit),
                         p.measuredMbit, p.rows, p.ratio == null ? 0 : p.ratio.pairs(), mean(p.times.get(0)),
@@ -219,7 +112,7 @@ final class NetworkMap {
                     .append("the wire, the reduce side's read.\n\n");
             md.append("| codec | link | mode | MB copied | frames | batches | write calls | waiting on the link ms | "
                     + "wire MB | read ms |\n|---|---|---|---|---|---|---|---|---|---|\n");
-            for (Point p : rows) {
+            for (LinkMapPoint p : rows) {
                 for (Map.Entry<Integer, Map<Metric, Double>> e : p.counters.entrySet()) {
                     Map<Metric, Double> c = e.getValue();
                     md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.1f | %.0f | %.0f | %.0f | %.1f | %.1f | "
@@ -233,11 +126,11 @@ final class NetworkMap {
                 }
             }
             md.append("\n### Where the winner flips\n\n");
-            Map<String, List<Point>> byCodec = new LinkedHashMap<>();
-            for (Point p : rows) {
+            Map<String, List<LinkMapPoint>> byCodec = new LinkedHashMap<>();
+            for (LinkMapPoint p : rows) {
                 byCodec.computeIfAbsent(p.codec, k -> new ArrayList<>()).add(p);
             }
-            for (Map.Entry<String, List<Point>> codec : byCodec.entrySet()) {
+            for (Map.Entry<String, List<LinkMapPoint>> codec : byCodec.entrySet()) {
                 md.append("- codec ").append(codec.getKey()).append(": ").append(flip(codec.getValue())).append('\n');
             }
             String file = "map-" + (++chart) + ".png";
@@ -262,13 +155,13 @@ final class NetworkMap {
      * The flip, in order of measured link rate: between two neighbouring rates whose verdicts are opposite (each
      * interval wholly on its side of 1), the rate where the log ratio, straight between them in log rate, is 0.
      */
-    static String flip(List<Point> points) {
-        List<Point> sorted = new ArrayList<>(points);
+    static String flip(List<LinkMapPoint> points) {
+        List<LinkMapPoint> sorted = new ArrayList<>(points);
         sorted.sort(Comparator.comparingDouble(p -> p.measuredMbit));
         List<String> flips = new ArrayList<>();
         for (int i = 0; i + 1 < sorted.size(); i++) {
-            Point a = sorted.get(i);
-            Point b = sorted.get(i + 1);
+            LinkMapPoint a = sorted.get(i);
+            LinkMapPoint b = sorted.get(i + 1);
             if (a.ratio == null || b.ratio == null) {
                 continue;
             }
@@ -288,7 +181,7 @@ final class NetworkMap {
         }
         if (flips.isEmpty()) {
             List<String> verdicts = new ArrayList<>();
-            for (Point p : sorted) {
+            for (LinkMapPoint p : sorted) {
                 verdicts.add(String.format(Locale.ROOT, "%s at %.0f Mbit/s", verdict(p), p.measuredMbit));
             }
             return "no flip found from " + String.format(Locale.ROOT, "%.0f to %.0f Mbit/s",
@@ -298,7 +191,7 @@ final class NetworkMap {
         return String.join("; ", flips);
     }
 
-    private static void chart(Path png, String title, Map<String, List<Point>> byCodec) throws IOException {
+    private static void chart(Path png, String title, Map<String, List<LinkMapPoint>> byCodec) throws IOException {
         XYChart chart = new XYChartBuilder().width(900).height(500).title(title)
                 .xAxisTitle("link throughput measured through it, Mbit/s (log)").yAxisTitle("time ratio").build();
         chart.getStyler().setXAxisLogarithmic(true);
@@ -306,14 +199,14 @@ final class NetworkMap {
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         double minX = Double.MAX_VALUE;
         double maxX = 0;
-        for (Map.Entry<String, List<Point>> codec : byCodec.entrySet()) {
+        for (Map.Entry<String, List<LinkMapPoint>> codec : byCodec.entrySet()) {
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
             List<Double> lo = new ArrayList<>();
             List<Double> hi = new ArrayList<>();
-            List<Point> sorted = new ArrayList<>(codec.getValue());
+            List<LinkMapPoint> sorted = new ArrayList<>(codec.getValue());
             sorted.sort(Comparator.comparingDouble(p -> p.measuredMbit));
-            for (Point p : sorted) {
+            for (LinkMapPoint p : sorted) {
                 if (p.ratio == null) {
                     continue;
                 }
@@ -330,8 +223,8 @@ final class NetworkMap {
             chart.addSeries("codec " + codec.getKey(), x, y).setMarker(SeriesMarkers.CIRCLE);
             XYSeries low = chart.addSeries("codec " + codec.getKey() + " 99% low", x, lo);
             low.setMarker(SeriesMarkers.NONE);
-            low.setLineStyle(new java.awt.BasicStroke(1f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
-                    10f, new float[] {4f, 4f}, 0f));
+            low.setLineStyle(new java.awt.BasicStroke(1f, java.awt.BasicStroke.CAP_BUTT,
+                    java.awt.BasicStroke.JOIN_MITER, 10f, new float[] {4f, 4f}, 0f));
             XYSeries high = chart.addSeries("codec " + codec.getKey() + " 99% high", x, hi);
             high.setMarker(SeriesMarkers.NONE);
             high.setLineStyle(low.getLineStyle());

@@ -2,7 +2,6 @@ package dev.sluice.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.core.run.BenchmarkParam;
-import dev.sluice.core.run.Metric;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -238,65 +237,9 @@ final class PairedSection {
             wide.forEach(out::println);
             out.println();
         }
-        spread(out);
+        WaveSpreadTable.write(out, sizes, strategies, this::row);
         out.println("![Improvement over " + baseline + ", paired](improvement.png)");
         out.println();
-    }
-
-    /**
-     * Where the waves spread: per configuration and strategy, the waves' mean and standard deviation beside the
-     * process's user and system CPU time over them (/proc/self/stat) and their page faults. What pairing cannot cancel
-     * is each wave's own spread, and this says whether it is the writers' work (user) or the kernel's (system: page
-     * faults on fresh memory, the page cache).
-     */
-    private void spread(PrintWriter out) {
-        List<String> lines = new ArrayList<>();
-        for (String size : sizes) {
-            for (String s : strategies) {
-                row(size, s).ifPresent(r -> {
-                    List<Double> sys = r.metricRuns(Metric.CPU_SYSTEM_MILLIS);
-                    List<Double> user = r.metricRuns(Metric.CPU_USER_MILLIS);
-                    List<Double> faults = r.metricRuns(Metric.CPU_MINOR_FAULTS);
-                    if (sys.size() != r.runs.size() || user.size() != r.runs.size() || r.runs.size() < 2) {
-                        return;
-                    }
-                    lines.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.0f | %s |", size, s,
-                            meanSd(r.runs), meanSd(user), meanSd(sys), Stats.mean(faults), correlation(r.runs, sys)));
-                });
-            }
-        }
-        if (lines.isEmpty()) {
-            return;
-        }
-        out.println("Where each strategy's waves spread: the wave's time beside the process's CPU time over it "
-                + "(`/proc/self/stat`: user, the writers' own work; system, the kernel's: page faults on fresh "
-                + "memory, the page cache) and its minor page faults, mean ± standard deviation over the waves. Pairing "
-                + "cancels what drifts from round to round, not what each wave draws afresh.");
-        out.println();
-        out.println("| config | strategy | wave (s) | user CPU (s) | system CPU (s) | minor faults per wave | correlation "
-                + "of wave and system time |");
-        out.println("|---|---|---|---|---|---|---|");
-        lines.forEach(out::println);
-        out.println();
-    }
-
-    private static String meanSd(List<Double> millis) {
-        return String.format(Locale.ROOT, "%.2f ± %.2f", Stats.mean(millis) / 1000, Stats.sd(millis) / 1000);
-    }
-
-    /** Pearson's correlation of two series of the same length; "n/a" where either does not vary. */
-    private static String correlation(List<Double> a, List<Double> b) {
-        double ma = Stats.mean(a);
-        double mb = Stats.mean(b);
-        double sab = 0;
-        double saa = 0;
-        double sbb = 0;
-        for (int i = 0; i < a.size(); i++) {
-            sab += (a.get(i) - ma) * (b.get(i) - mb);
-            saa += (a.get(i) - ma) * (a.get(i) - ma);
-            sbb += (b.get(i) - mb) * (b.get(i) - mb);
-        }
-        return saa == 0 || sbb == 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", sab / Math.sqrt(saa * sbb));
     }
 
     private static String ratios(PairedRatio r) {
@@ -325,6 +268,7 @@ final class PairedSection {
         // An improvement is at most +100%; an interval's lower end can be far below -100% with few pairs, so the
         // chart stops at -150% (the table has every end).
         Charts.signedBars(png, "Mapper stage improvement over " + baseline + ", paired (higher is better)",
-                "% (whiskers: the 99% interval's larger side, cut at the chart's edge)", sizes, series, values, errors, -150, 100);
+                "% (whiskers: the 99% interval's larger side, cut at the chart's edge)", sizes, series, values, errors,
+                -150, 100);
     }
 }

@@ -18,8 +18,8 @@ import java.util.List;
  * measured waves and counts only where p < {@value #SIGNIFICANCE}. A figure whose error passes 5% of it is flagged.
  *
  * <p>The run is read once into its model ({@link SeedRun}: the rows, the baseline, the comparisons); the tables
- * ({@link SeedTables}), the charts ({@link SeedCharts}) and the written analysis ({@link SeedAnalysis}) render it, and
- * this class lays them out in numbered sections ({@link Outline}).
+ * ({@link SeedTables}, {@link DeviceModelTable}, {@link FloorTable}), the charts ({@link SeedCharts}) and the written
+ * analysis ({@link SeedAnalysis}) render it, and this class lays them out in numbered sections ({@link Outline}).
  */
 final class SeedReport {
     /** The precision aimed at, and the one past which a figure is flagged. */
@@ -61,6 +61,8 @@ final class SeedReport {
 
     private String markdown() {
         SeedTables tables = new SeedTables(run, env);
+        DeviceModelTable device = new DeviceModelTable(run);
+        FloorTable floor = new FloorTable(run);
         SeedAnalysis analysis = new SeedAnalysis(run);
         // A run with floors, or one of lz4-frame, which has none, gets the floor's section; any other run (those
         // before the floors were planned, or with --floors false) renders as it did.
@@ -73,7 +75,7 @@ final class SeedReport {
                 out.println("- " + line);
             }
             if (floors) {
-                tables.floorSummary(outline.number(FLOOR)).ifPresent(line -> out.println("- " + line));
+                floor.summary(outline.number(FLOOR)).ifPresent(line -> out.println("- " + line));
             }
             out.println();
         });
@@ -93,11 +95,11 @@ final class SeedReport {
         outline.section(PRECISION, "Precision", tables::precision)
                 .section("io", "I/O per map task and the page cache", tables::io)
                 .section("raw", "Against the raw-write reference", tables::raw);
-        if (tables.hasDeviceModel()) {
-            outline.section("device", "The emulated device against its model", tables::device);
+        if (device.hasDeviceModel()) {
+            outline.section("device", "The emulated device against its model", device::write);
         }
         if (floors) {
-            outline.section(FLOOR, "Against the floor", tables::floor);
+            outline.section(FLOOR, "Against the floor", floor::write);
         }
         outline.chapter("Analysis", out -> { })
                 .section("crossover", "Crossover", out -> {
@@ -123,7 +125,8 @@ final class SeedReport {
         outline.write(out);
         out.println("---");
         out.println();
-        out.println("Page-cache writeback on this machine: dirty_background_ratio " + env.get("vm.dirty_background_ratio")
+        out.println("Page-cache writeback on this machine: dirty_background_ratio "
+                + env.get("vm.dirty_background_ratio")
                 + "%, dirty_ratio " + env.get("vm.dirty_ratio") + "% of the memory the page cache may use ("
                 + env.get("memory") + " in all). Until dirty data passes the first, writes stay in memory.");
         out.flush();

@@ -1,12 +1,8 @@
 package dev.sluice.report;
 
-import dev.sluice.core.device.FluidDisk;
-import dev.sluice.core.run.BenchmarkName;
 import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.core.run.Metric;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,7 +12,8 @@ import java.util.TreeMap;
 /**
  * The seed report's tables, written from its model: the run's environment and configurations, each time figure with
  * the improvements over the baseline, the precision of every figure and the waves behind it, the I/O per task and the
- * raw-write reference.
+ * raw-write reference. The emulated device's table ({@link DeviceModelTable}) and the floor's ({@link FloorTable})
+ * have classes of their own.
  */
 final class SeedTables {
     private final SeedRun run;
@@ -101,10 +98,10 @@ final class SeedTables {
         out.println();
         out.println(run.isPaired()
                 ? "Improvement: 1 - the strategy's time over the baseline's, pair by pair (the geometric mean of the "
-                + "pairs' ratios: waves of the same round), in % (positive: faster), with its 99% interval (Student's t "
-                + "on the logarithms of the pairs' ratios) and the number of pairs; Welch's p on the two sets of waves, "
-                + "unpaired, as a cross-check. **Bold**: the whole interval on one side of 0. ⚠: an error above 5% "
-                + "of its value."
+                + "pairs' ratios: waves of the same round), in % (positive: faster), with its 99% interval "
+                + "(Student's t on the logarithms of the pairs' ratios) and the number of pairs; Welch's p on the two "
+                + "sets of waves, unpaired, as a cross-check. **Bold**: the whole interval on one side of 0. ⚠: an "
+                + "error above 5% of its value."
                 : "Improvement: the baseline's time minus the strategy's, in % of the baseline's (positive: faster), "
                 + "± the improvement's own error from both 99.9% errors; p: Welch's t-test on the two configurations' "
                 + "measured waves (the chance of a difference this large where there is none). **Bold**: significant, "
@@ -174,7 +171,8 @@ final class SeedTables {
                             + "would take %s measured iterations per configuration and 5%% %s; the measured waves of "
                             + "one iteration of every configuration above take %.0f s together, so 3%% would "
                             + "mean %s minutes of measured waves alone.%n%n",
-                    r.param(BenchmarkParam.TASKS), r.param(BenchmarkParam.ROUNDS), r.score / 1000, r.error / 1000, 100 * r.relativeError(),
+                    r.param(BenchmarkParam.TASKS), r.param(BenchmarkParam.ROUNDS), r.score / 1000, r.error / 1000,
+                    100 * r.relativeError(),
                     100 * cv, r.samples, k, 100 * SeedReport.TARGET / k, 100 * SeedReport.FLAG / k, 100 * cv,
                     count(forTarget), count(Stats.runsFor(SeedReport.FLAG, cv, JmhResults.CONFIDENCE)), pass / 1000,
                     forTarget == Integer.MAX_VALUE ? "countless"
@@ -208,8 +206,9 @@ final class SeedTables {
     }
 
     void io(PrintWriter out) {
-        out.println("| config | strategy | amplification | write calls / MiB | write_bytes MiB / MiB | cancelled MiB / MiB "
-                + "| peak Dirty | peak memory per task | spilled per task | gate: Dirty+Writeback before, wait |");
+        out.println("| config | strategy | amplification | write calls / MiB | write_bytes MiB / MiB "
+                + "| cancelled MiB / MiB | peak Dirty | peak memory per task | spilled per task "
+                + "| gate: Dirty+Writeback before, wait |");
         out.println("|---|---|---|---|---|---|---|---|---|---|");
         for (String size : run.sizes) {
             for (String s : run.strategies) {
@@ -227,9 +226,9 @@ final class SeedTables {
             }
         }
         out.println();
-        out.println("write_bytes: bytes the process dirtied for storage; cancelled: dirty bytes dropped by deletes before "
-                + "writeback (temp files that never reached the disk); both per MiB committed, from /proc/self/io. Peak "
-                + "Dirty: the most dirty data /proc/meminfo showed during the wave.");
+        out.println("write_bytes: bytes the process dirtied for storage; cancelled: dirty bytes dropped by deletes "
+                + "before writeback (temp files that never reached the disk); both per MiB committed, from "
+                + "/proc/self/io. Peak Dirty: the most dirty data /proc/meminfo showed during the wave.");
         out.println();
     }
 
@@ -249,147 +248,6 @@ final class SeedTables {
             out.println();
         }
         out.println();
-    }
-
-    /** Whether any raw or paced write of the run was on an emulated device with the fluid model's time beside it. */
-    boolean hasDeviceModel() {
-        return run.rows.stream().anyMatch(SeedTables::hasDeviceModel);
-    }
-
-    /** A raw or paced write with the fluid model's time beside its own. */
-    private static boolean hasDeviceModel(JmhResults.Row r) {
-        return r.is(BenchmarkName.RAW_WRITE) && r.metric(Metric.DEVICE_FLUID_MILLIS).isPresent();
-    }
-
-    /**
-     * The emulated device against its physics: each raw and paced write's mean time beside what a fluid disk of the
-     * device's rate and dirty cache takes for the same writes, and a warning where they part by more than 15%.
-     */
-    void device(PrintWriter out) {
-        out.println("A fluid disk of the device's rate R and dirty cache D absorbs up to D bytes and drains them at R "
-                + "from the first byte; a writer of S bytes made at r bytes per second finishes in max(S/r, (S - D)/R) "
-                + "(several writers share R once the cache is full; `FluidDisk`). The raw write's threads are taken as "
-                + "unbounded (below the cache the model then says 0: the disk holds nobody back), the paced write's at "
-                + "their pace. Means ± 99.9% error, ms per wave:");
-        out.println();
-        out.println("| config | write | measured | fluid disk | measured / model |");
-        out.println("|---|---|---|---|---|");
-        List<String> departing = new ArrayList<>();
-        for (JmhResults.Row r : run.rows) {
-            if (!hasDeviceModel(r)) {
-                continue;
-            }
-            double model = r.metric(Metric.DEVICE_FLUID_MILLIS).getAsDouble();
-            String write = r.isPacedWrite() ? "paced at " + r.param(BenchmarkParam.PACE) + "/s a thread" : "raw";
-            String ratio = model > 0 ? String.format(Locale.ROOT, "%.2f", r.score / model) : "model: nobody held back";
-            out.printf(Locale.ROOT, "| %s | %s | %s | %.1f | %s |%n", r.param(BenchmarkParam.SIZE), write, seconds(Figure.MAPPER, r),
-                    model, ratio);
-            if (model > 0 && Math.abs(r.score / model - 1) > FluidDisk.WARN_DEPARTURE) {
-                departing.add(String.format(Locale.ROOT, "%s %s (%.2f)", r.param(BenchmarkParam.SIZE), write, r.score / model));
-            }
-        }
-        out.println();
-        if (!departing.isEmpty()) {
-            out.println("**Warning:** measured departs from the model by more than 15% for " + String.join(", ",
-                    departing) + ": until a trace shows otherwise, the emulation, not the writers, is what differs "
-                    + "(`scripts/sluice device check SPEC --trace`).");
-            out.println();
-        }
-    }
-
-    /**
-     * Each size's floor (its parts: serialize and compress on every core, no I/O, and the raw write) and each
-     * strategy's mapper stage as a multiple of it, of the sum of its parts, of the baseline's and of ideal's; or, for
-     * lz4-frame, why there is none.
-     */
-    void floor(PrintWriter out) {
-        if (!run.hasFloors()) {
-            out.println("No floor: the run's codec, " + run.codec() + ", compresses Arrow's buffers inside each record, "
-                    + "not the serialized record, so FloorBenchmark has no compression floor for it and the plan has "
-                    + "no floor configuration.");
-            out.println();
-            return;
-        }
-        out.println("The floor of a size is the slowest of the two things every wave must do, serialize the wave's "
-                + "records as Arrow IPC and compress them with the run's codec, on every core and without I/O "
-                + "(FloorBenchmark's serialize + compress), and write the committed bytes once (the raw write), and "
-                + "of the same write made no faster than serialize + compress makes its bytes (the paced write, where "
-                + "the run has one: the two overlapped as well as a write through the page cache can follow its "
-                + "bytes). No wave can be shorter than the slowest; where the write's copy into the page cache is CPU work on the same cores "
-                + "as the compression, the CPU work and the write overlap little and a wave comes nearer their sum, "
-                + "a reference rather than a bound. Means ± 99.9% error, ms per wave:");
-        out.println();
-        out.println("| config | serialize | compress | raw write | paced write | floor (the slowest) | sum |");
-        out.println("|---|---|---|---|---|---|---|");
-        for (String size : run.sizes) {
-            Optional<Floor> f = run.floor(size);
-            out.println("| " + size + " | " + f.map(x -> ms(x.serialize) + " | " + ms(x.compress) + " | "
-                    + ms(x.raw) + " | " + x.paced.map(SeedTables::ms).orElse("n/a")
-                    + String.format(Locale.ROOT, " | %.1f (%s) | %.1f", x.floorMs(), x.slower(), x.sumMs()))
-                    .orElse("n/a | n/a | n/a | n/a | n/a | n/a") + " |");
-        }
-        out.println();
-        List<String> against = new ArrayList<>(List.of(run.baseline));
-        if (run.strategies.contains(Comparisons.IDEAL) && !run.baseline.equals(Comparisons.IDEAL)) {
-            against.add(Comparisons.IDEAL);
-        }
-        out.println("Each strategy's mapper stage (the geometric mean of its waves) as a multiple of the floor, of the "
-                + "sum of its parts, and of " + String.join("'s and ", against) + "'s (the ratio of the geometric "
-                + "means" + (run.isPaired() ? ", which is the paired ratio where every wave has its pair" : "")
-                + "): how far each is from what this machine can do.");
-        out.println();
-        out.print("| config | strategy | mapper stage | over the floor | over the sum |");
-        against.forEach(a -> out.print(" over " + a + " |"));
-        out.println();
-        out.println("|---|---|---|---|---|" + "---|".repeat(against.size()));
-        for (String size : run.sizes) {
-            Optional<Floor> f = run.floor(size);
-            for (String s : run.strategies) {
-                Optional<JmhResults.Row> w = run.write(size, s);
-                if (w.isEmpty()) {
-                    continue;
-                }
-                List<Double> waves = Figure.MAPPER.runs.apply(w.get());
-                out.printf(Locale.ROOT, "| %s | %s | %.1f ms | %s | %s |", size, s, Floor.geometricMean(waves),
-                        f.map(x -> times(x.over(waves))).orElse("n/a"),
-                        f.map(x -> times(x.overSum(waves))).orElse("n/a"));
-                for (String a : against) {
-                    out.print(" " + (a.equals(s) ? "-" : run.write(size, a).map(b -> times(Floor.geometricMean(waves)
-                            / Floor.geometricMean(Figure.MAPPER.runs.apply(b)))).orElse("n/a")) + " |");
-                }
-                out.println();
-            }
-        }
-        out.println();
-    }
-
-    /** The fastest strategy's mapper stage over the floor at each size, for the summary; empty without floors. */
-    Optional<String> floorSummary(String section) {
-        if (!run.hasFloors()) {
-            return Optional.empty();
-        }
-        List<String> parts = new ArrayList<>();
-        for (String size : run.sizes) {
-            run.floor(size).ifPresent(f -> run.strategies.stream().flatMap(s -> run.write(size, s).stream())
-                    .min(Comparator.comparingDouble(r -> Floor.geometricMean(Figure.MAPPER.runs.apply(r))))
-                    .ifPresent(r -> parts.add(String.format(Locale.ROOT, "%s %s %s the floor (%s the sum)", size,
-                            r.param(BenchmarkParam.STRATEGY), times(f.over(Figure.MAPPER.runs.apply(r))),
-                            times(f.overSum(Figure.MAPPER.runs.apply(r)))))));
-        }
-        return parts.isEmpty() ? Optional.empty() : Optional.of("Against the floor (section " + section + ": the "
-                + "slowest of serialize + compress on every core, the raw write and the paced write), the fastest "
-                + "strategy at each "
-                + "size: " + String.join("; ", parts) + ".");
-    }
-
-    private static String times(double ratio) {
-        return Double.isNaN(ratio) ? "n/a" : String.format(Locale.ROOT, "%.2fx", ratio);
-    }
-
-    /** A row's mean in ms with its 99.9% error, or that it has none. */
-    private static String ms(JmhResults.Row r) {
-        return Double.isNaN(r.error) ? String.format(Locale.ROOT, "%.1f (no error: %s)", r.score,
-                JmhResults.waves(r.samples)) : String.format(Locale.ROOT, "%.1f ± %.1f", r.score, r.error);
     }
 
     static String mb(double bytes) {
