@@ -24,7 +24,7 @@ waves or a bigger size give more), and ends with the paths of the three profile 
 
 Options:
   --strategy S   writer strategy spec, NAME or NAME:key=value:... (see: scripts/sluice strategies)
-  --size Z       tiny, small, medium, large, xlarge or xxlarge
+  --size Z       input per map task, by name (the names: scripts/sluice write --help)
   --tasks N      map tasks written at once (default: 1)
   --scale F      a factor > 0, or seed-equivalent (default: 1)
   --codec C      none, lz4-frame, lz4-block (Spark's lz4) or zstd (Spark's zstd) (default: lz4-block)
@@ -68,7 +68,6 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n "$strategy" ]] || die "--strategy is required"
 [[ -n "$size" ]] || die "--size is required"
-case "$size" in tiny|small|medium|large|xlarge|xxlarge) ;; *) die "invalid --size '$size': allowed are tiny, small, medium, large, xlarge, xxlarge" ;; esac
 case "$event" in cpu|alloc|wall|lock|page-faults) ;; *) die "invalid --event '$event': allowed are cpu, alloc, wall, lock, page-faults" ;; esac
 [[ "$prefault" == true || "$prefault" == false ]] || die "invalid --prefault '$prefault': allowed are true and false"
 [[ "$iterations" =~ ^[1-9][0-9]*$ ]] || die "invalid --iterations '$iterations': allowed is an integer >= 1"

@@ -9,7 +9,8 @@ import java.io.IOException;
  * ({@link BenchRunner}) goes through the plan in order; on reaching a paired configuration it calls
  * {@link #reach}, then runs the chunks {@link #next} names, in any configuration reached so far, until it says
  * {@link Step.Kind#DONE}. One object decides, so that another allocation of a run's time among its sizes replaces it
- * whole: {@link WeightedShares} is the one scripts/bench.sh runs.
+ * whole: under a time budget scripts/bench.sh runs {@link DecidingSchedule} (chunks where they decide the most per
+ * second), without one {@link WeightedShares} (each size's rounds, once).
  */
 public interface ChunkSchedule {
     /**

@@ -245,6 +245,7 @@ class ScriptsIT {
                 new String[] {"scripts/compare.sh", BENCH.resolve("jmh-result.json").toString(),
                         BENCH.resolve("jmh-result.json").toString(), "--threshold", "lots"},
                 new String[] {"scripts/profile.sh", "--size", "tiny"},
+                new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "gigantic"},
                 new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--event", "gpu"},
                 new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--tasks", "0"},
                 new String[] {"scripts/profile.sh", "--strategy", "per-batch", "--size", "tiny", "--memory-limit", "lots"},

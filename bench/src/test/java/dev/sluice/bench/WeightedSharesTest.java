@@ -3,55 +3,29 @@ package dev.sluice.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.report.PairedDirectories;
 import dev.sluice.report.PairedRun;
 import dev.sluice.report.RunDirectory;
 import dev.sluice.report.StoppingRule;
 import dev.sluice.report.SyntheticResults;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The chunks scripts/bench.sh's runner is given without a deciding budget (WeightedShares). */
 class WeightedSharesTest {
-    private static final List<String> STRATEGIES = List.of("per-batch", "buffered", "async:skipMerge=true", "ideal");
-    /** Round r: per-batch 100 + 10r ms, buffered 80% of it, skip-merge 50%, ideal 40%: drift that pairs cancel. */
-    private static double[][] rounds(int count, int from) {
-        double[][] t = new double[count][];
-        for (int r = 0; r < count; r++) {
-            double base = 100 + 10 * (r + from);
-            t[r] = new double[] {base, 0.8 * base, 0.5 * base, 0.4 * base};
-        }
-        return t;
-    }
-
-    /** A paired tiny of the four strategies, one warm-up wave and three rounds each, and its raw write. */
-    private static RunDirectory runDirectory(Path dir, String design) throws IOException {
-        Files.createDirectories(dir.resolve("runs"));
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("size", "tiny");
-        params.put("device", "native");
-        params.put("scale", "1");
-        params.put("tasks", "1");
-        params.put("codec", "lz4-block");
-        return new RunDirectory(dir, design, List.of(new RunDirectory.Config("01-tiny", "tiny", 100, STRATEGIES, 3,
-                params), new RunDirectory.Config("02-tiny-raw", "tiny-raw", 25, List.of(), 5, params)));
-    }
-
     @Test
     void withoutABudgetAConfigurationRunsThePlansRoundsOnceThenStops(@TempDir Path dir) throws Exception {
-        RunDirectory run = runDirectory(dir, PairedRun.ROUNDS);
+        RunDirectory run = PairedDirectories.tinyWithRawWrite(dir, PairedRun.ROUNDS);
         ChunkSchedule schedule = new WeightedShares(run, 0, new StoppingRule());
         assertEquals(null, schedule.reach(run.config("01-tiny"), 0, 0), "no budget to share");
         ChunkSchedule.Step first = schedule.next(0);
         assertEquals(ChunkSchedule.Step.Kind.CHUNK, first.kind);
         assertEquals(List.of("01-tiny", 1, 3), List.of(first.config.run, first.chunk, first.rounds),
                 "the plan's rounds in the first chunk");
-        new SyntheticResults().paired("tiny", STRATEGIES, "none+none+machine+none", rounds(3, 0))
+        new SyntheticResults().paired("tiny", PairedDirectories.FOUR, "none+none+machine+none", PairedDirectories.rounds(3, 0))
                 .write(dir.resolve("runs/01-tiny-c1.json"));
         ChunkSchedule.Step stop = schedule.next(5);
         assertEquals(ChunkSchedule.Step.Kind.STOP, stop.kind);
@@ -65,8 +39,8 @@ class WeightedSharesTest {
 
     @Test
     void underABudgetAReachedConfigurationStopsAndSaysSo(@TempDir Path dir) throws Exception {
-        RunDirectory run = runDirectory(dir, PairedRun.ROUNDS);
-        new SyntheticResults().paired("tiny", STRATEGIES, "none+none+machine+none", rounds(3, 0))
+        RunDirectory run = PairedDirectories.tinyWithRawWrite(dir, PairedRun.ROUNDS);
+        new SyntheticResults().paired("tiny", PairedDirectories.FOUR, "none+none+machine+none", PairedDirectories.rounds(3, 0))
                 .write(dir.resolve("runs/01-tiny-c1.json"));
         run.time("01-tiny-c1", 5_000_000_000L);
         // 125 s among weights 100 (tiny) and 25 (its raw write): tiny's share is 100 s.
@@ -83,7 +57,7 @@ class WeightedSharesTest {
 
     @Test
     void underABudgetTheShareIsOfWhatIsLeftByWeight(@TempDir Path dir) throws Exception {
-        RunDirectory run = runDirectory(dir, PairedRun.ROUNDS);
+        RunDirectory run = PairedDirectories.tinyWithRawWrite(dir, PairedRun.ROUNDS);
         ChunkSchedule schedule = new WeightedShares(run, 125, new StoppingRule());
         // 25 s spent, nothing done yet: 100 s left, tiny's 100 of the 125 still to run.
         assertEquals("share of the budget: 80s", schedule.reach(run.config("01-tiny"), 25, 0));

@@ -3,9 +3,18 @@ package dev.sluice.cli;
 import java.io.PrintStream;
 import java.util.List;
 
-/** What a {@code cleanup} command says after undoing what runs killed with SIGKILL left ({@code device}, {@code link}). */
+/**
+ * What the emulation commands ({@code device}, {@code link}) say of this machine: whether it can emulate what
+ * {@code show} describes, and, after {@code cleanup}, what runs killed with SIGKILL had left.
+ */
 final class AbandonedRuns {
     private AbandonedRuns() {}
+
+    /** The line {@code show} ends with: whether this machine can emulate it, or what it needs ({@code missing}). */
+    static void sayWhetherEmulable(PrintStream out, String missing) {
+        out.println(missing == null ? "  this machine can emulate it" : "  this machine cannot emulate it: it needs "
+                + missing);
+    }
 
     /**
      * Prints how many {@code what}s of dead runs were {@code undoneVerb} and what is still recorded; FAILED where a

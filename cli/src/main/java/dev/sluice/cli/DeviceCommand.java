@@ -117,9 +117,7 @@ final class DeviceCommand {
                                 : String.format(Locale.ROOT, "%.1f MB/s", figures.readBytesPerSecond / 1e6),
                         figures.iops == 0 ? "no IOPS limit" : figures.iops + " IOPS", figures.dirtyBytes / 1e9,
                         figures.derivation);
-                String missing = EmulatedDevice.unavailable();
-                out.println(missing == null ? "  this machine can emulate it" : "  this machine cannot emulate it: "
-                        + "it needs " + missing);
+                AbandonedRuns.sayWhetherEmulable(out, EmulatedDevice.unavailable());
                 return SluiceCli.OK;
             }
             case "cleanup": {

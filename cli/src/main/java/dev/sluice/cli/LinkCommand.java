@@ -56,9 +56,7 @@ final class LinkCommand {
                 LinkSpec spec = LinkSpec.parse("link", args.get(1));
                 out.println(spec.describe());
                 if (!spec.isNative()) {
-                    String missing = EmulatedLink.unavailable();
-                    out.println(missing == null ? "  this machine can emulate it" : "  this machine cannot emulate it: "
-                            + "it needs " + missing);
+                    AbandonedRuns.sayWhetherEmulable(out, EmulatedLink.unavailable());
                 }
                 return SluiceCli.OK;
             }

@@ -23,10 +23,10 @@ public final class JmhResults {
     /** The confidence of every error: JMH's 99.9%. */
     public static final double CONFIDENCE = 0.999;
 
-    /** One benchmark run: its name, parameters, score with error, and secondary metrics by key. */
-    /** RawWriteBenchmark's parameter for its threads' pace, and its value for none. */
+    /** RawWriteBenchmark's value of its threads' pace ({@link BenchmarkParam#PACE}) for none. */
     static final String UNPACED = "none";
 
+    /** One benchmark run: its name, parameters, score with error, and secondary metrics by key. */
     public static final class Row {
         public final String benchmark;
         public final Map<String, String> params;

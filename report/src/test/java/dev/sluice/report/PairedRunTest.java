@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,37 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
  * by pair.
  */
 class PairedRunTest {
-    private static final List<String> STRATEGIES = List.of("per-batch", "buffered", "async:skipMerge=true", "ideal");
-    /** Round r: per-batch 100 + 10r ms, buffered 80% of it, skip-merge 50%, ideal 40%: drift that pairs cancel. */
-    private static double[][] rounds(int count, int from) {
-        double[][] t = new double[count][];
-        for (int r = 0; r < count; r++) {
-            double base = 100 + 10 * (r + from);
-            t[r] = new double[] {base, 0.8 * base, 0.5 * base, 0.4 * base};
-        }
-        return t;
-    }
-
-    /** A paired tiny of the four strategies, one warm-up wave and three rounds each, and its raw write. */
-    private static RunDirectory runDirectory(Path dir, String design) throws IOException {
-        Files.createDirectories(dir.resolve("runs"));
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("size", "tiny");
-        params.put("device", "native");
-        params.put("scale", "1");
-        params.put("tasks", "1");
-        params.put("codec", "lz4-block");
-        return new RunDirectory(dir, design, List.of(new RunDirectory.Config("01-tiny", "tiny", 100, STRATEGIES, 3,
-                params), new RunDirectory.Config("02-tiny-raw", "tiny-raw", 25, List.of(), 5, params)));
-    }
-
     @Test
     void aRoundsForkIsDealtToItsStrategiesInRoundOrderAndEveryChunkIsAForkOfTheirRows(@TempDir Path dir)
             throws Exception {
-        RunDirectory run = runDirectory(dir, PairedRun.ROUNDS);
-        new SyntheticResults().paired("tiny", STRATEGIES, "none+none+machine+none", rounds(3, 0))
+        RunDirectory run = PairedDirectories.tinyWithRawWrite(dir, PairedRun.ROUNDS);
+        new SyntheticResults().paired("tiny", PairedDirectories.FOUR, "none+none+machine+none", PairedDirectories.rounds(3, 0))
                 .write(dir.resolve("runs/01-tiny-c1.json"));
-        new SyntheticResults().paired("tiny", STRATEGIES, "none+none+machine+none", rounds(2, 3))
+        new SyntheticResults().paired("tiny", PairedDirectories.FOUR, "none+none+machine+none", PairedDirectories.rounds(2, 3))
                 .write(dir.resolve("runs/01-tiny-c2.json"));
         PairedRun paired = run.paired(run.config("01-tiny"));
         assertEquals(2, paired.chunks());
@@ -91,15 +65,15 @@ class PairedRunTest {
 
     @Test
     void theForksDesignPairsTheSameIterationOfEachStrategysForkOfAChunk(@TempDir Path dir) throws Exception {
-        RunDirectory run = runDirectory(dir, PairedRun.FORKS);
-        double[][] t = rounds(3, 0);
-        for (int s = 0; s < STRATEGIES.size(); s++) {
+        RunDirectory run = PairedDirectories.tinyWithRawWrite(dir, PairedRun.FORKS);
+        double[][] t = PairedDirectories.rounds(3, 0);
+        for (int s = 0; s < PairedDirectories.FOUR.size(); s++) {
             List<Double> waves = new java.util.ArrayList<>();
             for (double[] round : t) {
                 waves.add(round[s]);
             }
             new SyntheticResults().other("dev.sluice.jmh.write.ShuffleWriteBenchmark.wave", Map.of("strategy",
-                    STRATEGIES.get(s), "size", "tiny"), waves).write(dir.resolve("runs/01-tiny-c1-s" + s + ".json"));
+                    PairedDirectories.FOUR.get(s), "size", "tiny"), waves).write(dir.resolve("runs/01-tiny-c1-s" + s + ".json"));
         }
         assertEquals(PairedRun.FORKS, run.designOnDisk(run.config("01-tiny")));
         PairedRun paired = run.paired(run.config("01-tiny"));
@@ -109,10 +83,10 @@ class PairedRunTest {
 
     @Test
     void aChunkWhoseStrategiesDoNotPairUpIsRefused(@TempDir Path dir) throws Exception {
-        RunDirectory run = runDirectory(dir, PairedRun.FORKS);
-        for (int s = 0; s < STRATEGIES.size(); s++) {
+        RunDirectory run = PairedDirectories.tinyWithRawWrite(dir, PairedRun.FORKS);
+        for (int s = 0; s < PairedDirectories.FOUR.size(); s++) {
             new SyntheticResults().other("dev.sluice.jmh.write.ShuffleWriteBenchmark.wave", Map.of("strategy",
-                    STRATEGIES.get(s)), s == 2 ? List.of(1.0, 2.0) : List.of(1.0, 2.0, 3.0))
+                    PairedDirectories.FOUR.get(s)), s == 2 ? List.of(1.0, 2.0) : List.of(1.0, 2.0, 3.0))
                     .write(dir.resolve("runs/01-tiny-c1-s" + s + ".json"));
         }
         IOException e = assertThrows(IOException.class, () -> run.paired(run.config("01-tiny")));

@@ -3,7 +3,6 @@ package dev.sluice.core.run;
 import dev.sluice.core.device.TaskRate;
 import dev.sluice.core.device.TaskRateCache;
 import dev.sluice.core.strategy.ShuffleWriters;
-import dev.sluice.core.verify.WaveVerification;
 import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.storage.Cleanup;
 import dev.sluice.spi.storage.CountedStorage;

@@ -21,7 +21,7 @@ import org.apache.arrow.memory.BufferAllocator;
  * machine's and the JVM's, its files against the file system they go to: a configuration that cannot fit is refused
  * with the numbers), then its counted storage and an allocator of its own in the run's directory, its executor, and
  * its waves. The caller makes the inputs (between the check and the first wave) and verifies each wave
- * ({@link dev.sluice.core.verify.WaveVerification}).
+ * ({@link dev.sluice.core.run.WaveVerification}).
  */
 public final class Trial implements AutoCloseable {
     /** The spec as given. */

@@ -10,6 +10,7 @@ import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.verify.Expected;
 import dev.sluice.gpu.GpuPartitioning;
 import dev.sluice.gpu.RowMultisets;
+import dev.sluice.jmh.state.FailedSetup;
 import dev.sluice.jmh.state.TrialDirectory;
 import dev.sluice.jmh.state.WorkloadState;
 import dev.sluice.jmh.state.WriterState;
@@ -74,12 +75,7 @@ public class GpuTaskState {
             trial.open(dir, new CountedStorage(), allocator);
             trial.startExecutor();
         } catch (Exception | Error e) {
-            // JMH runs no teardown after a failed setup.
-            try {
-                release();
-            } catch (Exception | Error suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            FailedSetup.undo(e, this::release);
             throw e;
         }
         System.out.printf(Locale.ROOT, "%nsluice input: %s x %.3f, %d rows, %d bytes, %d batches, fingerprint %s, "

@@ -5,6 +5,7 @@ import dev.sluice.core.run.DirtyPages;
 import dev.sluice.core.run.Trial;
 import dev.sluice.core.run.Wave;
 import dev.sluice.core.run.WaveResult;
+import dev.sluice.jmh.state.FailedSetup;
 import dev.sluice.jmh.state.GateState;
 import dev.sluice.jmh.state.InputState;
 import dev.sluice.jmh.state.StorageState;
@@ -52,12 +53,7 @@ public class ExecutorState {
             trial.startExecutor();
             wave = new Wave(inputs.input().size(), inputs.workload().producer);
         } catch (Exception | Error e) {
-            // JMH runs no teardown after a failed setup.
-            try {
-                stop();
-            } catch (Exception | Error suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            FailedSetup.undo(e, this::stop);
             throw e;
         }
     }

@@ -7,9 +7,10 @@ import dev.sluice.core.run.ReduceRead;
 import dev.sluice.core.run.Trial;
 import dev.sluice.core.run.Wave;
 import dev.sluice.core.run.WaveResult;
+import dev.sluice.core.run.WaveVerification;
 import dev.sluice.core.run.Workload;
-import dev.sluice.core.verify.WaveVerification;
 import dev.sluice.jmh.profile.Figures;
+import dev.sluice.jmh.state.FailedSetup;
 import dev.sluice.jmh.state.GateState;
 import dev.sluice.jmh.state.InputState;
 import dev.sluice.jmh.state.StorageState;
@@ -111,12 +112,7 @@ public class PairedState {
             }
             wave = new Wave(inputs.input().size(), workload.producer);
         } catch (Exception | Error e) {
-            // JMH runs no teardown after a failed setup.
-            try {
-                stop();
-            } catch (Exception | Error suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            FailedSetup.undo(e, this::stop);
             throw e;
         }
     }

@@ -1,8 +1,10 @@
-package dev.sluice.core.verify;
+package dev.sluice.core.run;
 
-import dev.sluice.core.run.MapTaskResult;
-import dev.sluice.core.run.Trial;
-import dev.sluice.core.run.WaveResult;
+import dev.sluice.core.verify.Expected;
+import dev.sluice.core.verify.OutputDigest;
+import dev.sluice.core.verify.VerificationResult;
+import dev.sluice.core.verify.VerifiedDigests;
+import dev.sluice.core.verify.Verifier;
 import dev.sluice.spi.PartitionReader;
 import java.io.PrintStream;
 import java.util.ArrayList;
