@@ -55,43 +55,43 @@ final class PlanChoices {
 
     private PlanChoices(PlanOptions options, BenchPlan.Machine machine) {
         this.options = options;
-        presetName = options.get("preset", "quick");
+        presetName = options.get(BenchOption.PRESET, "quick");
         Map<String, Preset> presets = BenchPlan.presets();
         preset = presets.get(presetName);
         if (preset == null) {
-            throw new InvalidParameterException("--preset", presetName, String.join(", ", presets.keySet()));
+            throw new InvalidParameterException(BenchOption.PRESET.flag(), presetName, String.join(", ", presets.keySet()));
         }
-        sizes = options.has("sizes") ? Arrays.asList(options.get("sizes", "").split(",", -1)) : preset.sizes;
+        sizes = options.has(BenchOption.SIZES) ? Arrays.asList(options.get(BenchOption.SIZES, "").split(",", -1)) : preset.sizes;
         for (String size : sizes) {
-            DataSize.parse("--sizes", size);
+            DataSize.parse(BenchOption.SIZES.flag(), size);
         }
-        strategies = options.has("strategies") ? Arrays.asList(options.get("strategies", "").split(",", -1))
+        strategies = options.has(BenchOption.STRATEGIES) ? Arrays.asList(options.get(BenchOption.STRATEGIES, "").split(",", -1))
                 : preset.strategies;
         for (String strategy : strategies) {
-            StrategySpec.parse("--strategies", strategy);
+            StrategySpec.parse(BenchOption.STRATEGIES.flag(), strategy);
         }
-        codec = options.get("codec", Workload.DEFAULT_CODEC);
-        ShuffleCodec parsedCodec = ShuffleCodec.parse("--codec", codec);
+        codec = options.get(BenchOption.CODEC, Workload.DEFAULT_CODEC);
+        ShuffleCodec parsedCodec = ShuffleCodec.parse(BenchOption.CODEC.flag(), codec);
         List<DeviceSpec> parsed = new ArrayList<>();
-        for (String device : options.has("device") ? List.of(options.get("device", "")) : preset.devices) {
-            parsed.add(DeviceSpec.parse("--device", device));
+        for (String device : options.has(BenchOption.DEVICE) ? List.of(options.get(BenchOption.DEVICE, "")) : preset.devices) {
+            parsed.add(DeviceSpec.parse(BenchOption.DEVICE.flag(), device));
         }
         devices = List.copyOf(parsed);
         // On an emulated device the dirty cache is the device's, scaled with the data; this machine's page cache
         // (what seed-equivalent answers) is out of the picture, so a smaller scale keeps the run's time reasonable.
-        deviceScale = devices.stream().anyMatch(d -> !d.isNative()) && !options.has("scale")
+        deviceScale = devices.stream().anyMatch(d -> !d.isNative()) && !options.has(BenchOption.SCALE)
                 && SeedScale.NAME.equals(preset.scale);
-        scale = options.get("scale", deviceScale ? BenchPlan.DEVICE_SCALE : preset.scale);
+        scale = options.get(BenchOption.SCALE, deviceScale ? BenchPlan.DEVICE_SCALE : preset.scale);
         int perProcessor = Math.max(1, Math.min(BenchPlan.MAX_TASKS, machine.processors));
-        tasks = options.get("tasks", preset.tasks != null ? preset.tasks : String.valueOf(perProcessor));
-        tasksFrom = options.has("tasks") ? "given" : preset.tasks != null ? "the preset's"
+        tasks = options.get(BenchOption.TASKS, preset.tasks != null ? preset.tasks : String.valueOf(perProcessor));
+        tasksFrom = options.has(BenchOption.TASKS) ? "given" : preset.tasks != null ? "the preset's"
                 : machine.processors > BenchPlan.MAX_TASKS ? "one per processor, at most " + BenchPlan.MAX_TASKS
                         + ": this machine has " + machine.processors + " processors"
                 : "one per processor: this machine has " + BenchPlan.count(machine.processors, "processor",
                         "processors");
-        String design = options.get("paired", preset.paired);
-        String designFrom = options.from("paired");
-        if (!options.has("paired") && !design.equals(BenchPlan.OFF) && strategies.size() < 2) {
+        String design = options.get(BenchOption.PAIRED, preset.paired);
+        String designFrom = options.from(BenchOption.PAIRED);
+        if (!options.has(BenchOption.PAIRED) && !design.equals(BenchPlan.OFF) && strategies.size() < 2) {
             // A preset's pairing with one strategy given: nothing to pair it with, so each runs as it always did.
             design = BenchPlan.OFF;
             designFrom = "one strategy: nothing to pair";
@@ -99,43 +99,43 @@ final class PlanChoices {
         paired = design;
         pairedFrom = designFrom;
         if (!List.of(BenchPlan.ROUNDS, BenchPlan.FORKS, BenchPlan.OFF).contains(paired)) {
-            throw new InvalidParameterException("--paired", paired, BenchPlan.ROUNDS + " (a size's strategies take "
+            throw new InvalidParameterException(BenchOption.PAIRED.flag(), paired, BenchPlan.ROUNDS + " (a size's strategies take "
                     + "turns wave by wave in one fork), " + BenchPlan.FORKS + " (fork by fork) or " + BenchPlan.OFF);
         }
-        budget = options.has("budget") ? budget(options.get("budget", "")) : off() ? 0 : preset.budget;
+        budget = options.has(BenchOption.BUDGET) ? budget(options.get(BenchOption.BUDGET, "")) : off() ? 0 : preset.budget;
         if (budget > 0 && off()) {
-            throw new InvalidParameterException("--budget", options.get("budget", String.valueOf(budget)),
+            throw new InvalidParameterException(BenchOption.BUDGET.flag(), options.get(BenchOption.BUDGET, String.valueOf(budget)),
                     "none with --paired off: a budget stops paired configurations once their intervals are narrow "
                     + "enough, which unpaired ones have not");
         }
         if (!off() && strategies.size() < 2) {
-            throw new InvalidParameterException("--strategies", String.join(",", strategies), "two strategies or "
+            throw new InvalidParameterException(BenchOption.STRATEGIES.flag(), String.join(",", strategies), "two strategies or "
                     + "more to pair, the baseline first, or --paired off");
         }
-        warmups = count("--warmups", options.get("warmups", String.valueOf(preset.warmups)), 0);
+        warmups = count(BenchOption.WARMUPS.flag(), options.get(BenchOption.WARMUPS, String.valueOf(preset.warmups)), 0);
         // Paired under a budget, the iterations are the first chunk's rounds: two at least, for an interval.
-        iterations = count("--iterations", options.get("iterations", String.valueOf(preset.iterations)),
+        iterations = count(BenchOption.ITERATIONS.flag(), options.get(BenchOption.ITERATIONS, String.valueOf(preset.iterations)),
                 budget > 0 ? 2 : 1);
-        warmUp = options.get("warmup-records", preset.warmUp);
+        warmUp = options.get(BenchOption.WARMUP_RECORDS, preset.warmUp);
         if (!warmUp.equals(BenchmarkTerms.QUARTER) && !warmUp.equals(BenchmarkTerms.FULL)) {
-            throw new InvalidParameterException("--warmup-records", warmUp, BenchmarkTerms.QUARTER + " or "
+            throw new InvalidParameterException(BenchOption.WARMUP_RECORDS.flag(), warmUp, BenchmarkTerms.QUARTER + " or "
                     + BenchmarkTerms.FULL);
         }
-        String floorsOption = options.get("floors", "true");
+        String floorsOption = options.get(BenchOption.FLOORS, "true");
         if (!floorsOption.equals("true") && !floorsOption.equals("false")) {
-            throw new InvalidParameterException("--floors", floorsOption, "true (a floor configuration per size: "
+            throw new InvalidParameterException(BenchOption.FLOORS.flag(), floorsOption, "true (a floor configuration per size: "
                     + "FloorBenchmark's serialize and compress, and a paced write per size and device) or false");
         }
         floorsAsked = floorsOption.equals("true");
         // lz4-frame compresses Arrow's buffers inside each record, not the serialized record: FloorBenchmark has no
         // compression floor for it and refuses it, so the plan has none rather than a configuration that fails.
         floors = floorsAsked && parsedCodec != ShuffleCodec.LZ4_FRAME;
-        String producerOption = options.get("producer", BalanceFit.AUTO);
+        String producerOption = options.get(BenchOption.PRODUCER, BalanceFit.AUTO);
         autoProducer = BalanceFit.AUTO.equals(producerOption);
-        producer = autoProducer ? Producer.NONE : Producer.parse("--producer", producerOption);
-        String syncOption = options.get("sync", "false");
+        producer = autoProducer ? Producer.NONE : Producer.parse(BenchOption.PRODUCER.flag(), producerOption);
+        String syncOption = options.get(BenchOption.SYNC, "false");
         if (!syncOption.equals("true") && !syncOption.equals("false")) {
-            throw new InvalidParameterException("--sync", syncOption, "true or false");
+            throw new InvalidParameterException(BenchOption.SYNC.flag(), syncOption, "true or false");
         }
         sync = syncOption.equals("true");
         // Parses every size with the rest, so that a bad scale or task count is refused here, not in a fork.
@@ -166,10 +166,10 @@ final class PlanChoices {
     private static List<String> limits(List<String> strategies, String codec, long memoryLimit) {
         List<String> limits = new ArrayList<>();
         for (String strategy : strategies) {
-            StrategySpec spec = StrategySpec.parse("--strategies", strategy);
+            StrategySpec spec = StrategySpec.parse(BenchOption.STRATEGIES.flag(), strategy);
             WriterConfig unlimited = probe(codec, WriterConfig.UNLIMITED);
             if (spec.problem(unlimited) != null || !spec.warnings(unlimited).isEmpty()) {
-                spec.check("--strategies", probe(codec, memoryLimit));
+                spec.check(BenchOption.STRATEGIES.flag(), probe(codec, memoryLimit));
                 limits.add(BenchmarkTerms.MACHINE);
             } else {
                 limits.add(BenchPlan.NO_LIMIT);
@@ -198,7 +198,7 @@ final class PlanChoices {
                 return seconds;
             }
         }
-        throw new InvalidParameterException("--budget", text, "none, or a time > 0 in seconds, minutes or hours "
+        throw new InvalidParameterException(BenchOption.BUDGET.flag(), text, "none, or a time > 0 in seconds, minutes or hours "
                 + "(examples: 1800, 1800s, 30m, 1h)");
     }
 

@@ -18,26 +18,26 @@ final class PlanHeader {
         header.add(String.format(Locale.ROOT, "%s: %s %s (%s); %s at once (%s); scale %s (%s%s); %s %s (%s); codec %s "
                         + "(%s);%s %s%s (%s) and %s (%s) per configuration; %s %s (%s)",
                 c.presetName, c.sizes.size() == 1 ? "size" : "sizes", String.join(",", c.sizes),
-                options.from("sizes"), BenchPlan.count(c.any.tasks, "task", "tasks"), c.tasksFrom, c.scale,
+                options.from(BenchOption.SIZES), BenchPlan.count(c.any.tasks, "task", "tasks"), c.tasksFrom, c.scale,
                 c.deviceScale ? "on an emulated device, whose dirty cache is scaled with the data"
-                        : options.from("scale"),
+                        : options.from(BenchOption.SCALE),
                 SeedScale.NAME.equals(c.scale) ? ": " + c.any.scaleReason : "",
                 c.strategies.size() == 1 ? "strategy" : "strategies", String.join(",", c.strategies),
-                options.from("strategies"), c.codec, options.has("codec") ? "given" : "the default",
+                options.from(BenchOption.STRATEGIES), c.codec, options.has(BenchOption.CODEC) ? "given" : "the default",
                 c.sync ? " fsync at every commit (given);" : "",
                 BenchPlan.count(c.warmups, "warm-up wave", "warm-up waves"),
                 c.warmups == 0 ? "" : c.warmUp.equals(BenchmarkTerms.FULL) ? " of the full records"
-                        : " of a quarter of every record", options.from("warmups"),
+                        : " of a quarter of every record", options.from(BenchOption.WARMUPS),
                 c.off() ? BenchPlan.count(c.iterations, "measured wave", "measured waves")
                         : BenchPlan.count(c.iterations, "measured round", "measured rounds")
-                        + (c.budget > 0 ? " in the first chunk" : ""), options.from("iterations"),
+                        + (c.budget > 0 ? " in the first chunk" : ""), options.from(BenchOption.ITERATIONS),
                 devices.size() == 1 ? "device" : "devices", String.join(",", devices),
-                options.has("device") ? "given" : c.preset.devices.size() > 1 ? "the preset's" : "the default"));
+                options.has(BenchOption.DEVICE) ? "given" : c.preset.devices.size() > 1 ? "the preset's" : "the default"));
         if (c.autoProducer && c.devices.stream().anyMatch(DeviceSpec::needsTaskRate)) {
             header.add(String.format(Locale.ROOT, "producer auto (%s): none, unless a device is a balance that would "
                     + "ask more than half of what the storage under it delivers, then a GPU producer slowing the tasks "
                     + "until it does not (the runner measures both once per machine and says what it chose)",
-                    options.has("producer") ? "given" : "the default"));
+                    options.has(BenchOption.PRODUCER) ? "given" : "the default"));
         } else if (!c.producer.isNone()) {
             header.add(String.format(Locale.ROOT, "producer %s (given): %s", c.producer, c.producer.describe()));
         }
@@ -53,7 +53,7 @@ final class PlanHeader {
                         + "iteration")
                 + (c.budget > 0 ? String.format(Locale.ROOT, "; after every size's first chunk, chunks of rounds "
                         + "where they decide the most, until every comparison is decided or within 5%% of its ratio, "
-                        + "or the %d s budget (%s) is spent", c.budget, options.from("budget"))
+                        + "or the %d s budget (%s) is spent", c.budget, options.from(BenchOption.BUDGET))
                         : "; no budget: the rounds above, once")));
         return header;
     }

@@ -18,18 +18,18 @@ final class PlanOptions {
         }
     }
 
-    /** Whether {@code --name} was given. */
-    boolean has(String name) {
-        return given.containsKey(name);
+    /** Whether {@code option} was given. */
+    boolean has(BenchOption option) {
+        return given.containsKey(option.optionName());
     }
 
-    /** The value of {@code --name}, or {@code otherwise} where it was not given. */
-    String get(String name, String otherwise) {
-        return given.getOrDefault(name, otherwise);
+    /** The value of {@code option}, or {@code otherwise} where it was not given. */
+    String get(BenchOption option, String otherwise) {
+        return given.getOrDefault(option.optionName(), otherwise);
     }
 
     /** Where an option's value came from: given on the command line, else the preset's. */
-    String from(String name) {
-        return has(name) ? "given" : "the preset's";
+    String from(BenchOption option) {
+        return has(option) ? "given" : "the preset's";
     }
 }

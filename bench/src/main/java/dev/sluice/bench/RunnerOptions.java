@@ -16,10 +16,8 @@ import java.util.stream.Stream;
  * {@link BenchPlan}. Every one is checked before any file is made.
  */
 final class RunnerOptions {
-    /** The options that take a value. */
-    static final List<String> OPTIONS = List.of("--preset", "--strategies", "--sizes", "--scale", "--tasks", "--codec",
-            "--sync", "--warmups", "--warmup-records", "--iterations", "--paired", "--budget", "--device",
-            "--producer", "--floors", "--drop-caches", "--prefault", "--jdk", "--out");
+    /** The options that take a value, as typed ({@link BenchOption}). */
+    static final List<String> OPTIONS = java.util.Arrays.stream(BenchOption.values()).map(BenchOption::flag).toList();
 
     /** A usage error: exit status 2. */
     static final class UsageException extends Exception {
@@ -49,7 +47,8 @@ final class RunnerOptions {
                 options.help = true;
                 return options;
             }
-            if (!OPTIONS.contains(name)) {
+            java.util.Optional<BenchOption> option = BenchOption.of(name);
+            if (option.isEmpty()) {
                 throw new UsageException("unknown argument '" + name + "': allowed are " + String.join(", ", OPTIONS)
                         + ", --help");
             }
@@ -57,11 +56,11 @@ final class RunnerOptions {
                 throw new UsageException(name + " needs a value");
             }
             String value = args.get(i + 1);
-            switch (name) {
-                case "--out" -> options.out = value;
-                case "--drop-caches" -> options.dropCaches = dropCaches(value);
-                case "--prefault" -> options.prefault = trueOrFalse(name, value);
-                case "--jdk" -> { } // the launcher's
+            switch (option.get()) {
+                case OUT -> options.out = value;
+                case DROP_CACHES -> options.dropCaches = dropCaches(value);
+                case PREFAULT -> options.prefault = trueOrFalse(name, value);
+                case JDK -> { } // the launcher's
                 default -> options.planArgs.addAll(List.of(name, value));
             }
         }
@@ -83,7 +82,7 @@ final class RunnerOptions {
 
     /** --drop-caches: true or false; true needs /proc/sys/vm/drop_caches writable (root), checked before any file. */
     private static boolean dropCaches(String value) throws UsageException {
-        trueOrFalse("--drop-caches", value);
+        trueOrFalse(BenchOption.DROP_CACHES.flag(), value);
         if (value.equals("true") && !Files.isWritable(GateState.DROP_CACHES)) {
             throw new UsageException("invalid --drop-caches 'true': " + GateState.DROP_CACHES + " is not writable "
                     + "here; dropping the page cache needs root");
