@@ -180,7 +180,7 @@ final class PlanChoices {
 
     /** A configuration to check a strategy spec against, before anything runs. */
     private static WriterConfig probe(String codec, long memoryLimit) {
-        ShuffleCodec.parse("codec", codec);
+        ShuffleCodec.parse(BenchOption.CODEC.flag(), codec);
         return WriterConfig.builder().memoryLimit(memoryLimit)
                 .outputDir(Path.of(System.getProperty("java.io.tmpdir"))).build();
     }

@@ -34,7 +34,7 @@ final class PlanMatrix {
             // A device's configurations are named after it: its spec without the characters a file name should not hold.
             String at = device.isNative() ? "" : "-" + device.text().replaceAll("[:=]", "_");
             for (String size : c.sizes) {
-                long weight = DataSize.parse("size", size).bytes() / 1_000_000 * (c.warmups + c.iterations);
+                long weight = DataSize.parse(BenchOption.SIZES.flag(), size).bytes() / 1_000_000 * (c.warmups + c.iterations);
                 String first;
                 if (!c.off()) {
                     // One configuration for the size, run in chunks of rounds: a warm-up wave of each strategy per
