@@ -164,6 +164,10 @@ public final class Comparisons {
             o.put("target", e.target);
             o.put("withinTarget", e.withinTarget());
             number(o, "logSd", e.ratio.logSd);
+            RankInterval rank = e.ratio.rank();
+            o.put("rankRatio", rank.ratio);
+            number(o, "rankLow", rank.low);
+            number(o, "rankHigh", rank.high);
             ArrayNode ratios = o.putArray("pairRatios");
             e.ratio.ratios.forEach(ratios::add);
             floor(o, e);

@@ -59,6 +59,11 @@ public final class PairedRatio {
         return new PairedRatio(Collections.unmodifiableList(new ArrayList<>(ratios)), i.ratio, i.low, i.high, i.logSd);
     }
 
+    /** The distribution-free interval of the same pairs at {@value #CONFIDENCE} ({@link RankInterval}). */
+    public RankInterval rank() {
+        return RankInterval.of(ratios, CONFIDENCE);
+    }
+
     public int pairs() {
         return ratios.size();
     }

@@ -204,6 +204,7 @@ final class PairedSection {
         out.printf(Locale.ROOT, "Within %.0f%% of their ratio: %d of %d mapper-stage comparisons, %d of %d "
                 + "query-total comparisons (against %s%s).%n%n", 100 * StoppingRule.TARGET, m[0], m[2], q[0], q[2],
                 baseline, baselines().size() > 1 ? " and ideal" : "");
+        RankTable.write(out, sizes, strategies, baseline, (size, s) -> ratio(size, s, baseline, mapper));
         if (stops != null && stops.size() > 0) {
             out.println("Why each size stopped (`stops.json`):");
             out.println();
