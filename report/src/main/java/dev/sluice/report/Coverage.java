@@ -12,7 +12,8 @@ import java.util.SplittableRandom;
  * is a baseline wave {@code exp(drift + e)} and a strategy wave {@code ratio · exp(drift + f)}, the drift shared by
  * the pair (what pairing cancels) and the noises {@code e}, {@code f} independent and alike, so the pairs' log ratios
  * are symmetric about {@code log(ratio)} whatever the noise's distribution. {@code ReportTools coverage} prints the
- * table that says why {@link PairedRatio} uses t on the logarithms; its tests hold both methods to it.
+ * table that says why {@link PairedRatio} uses t on the logarithms, with the rank interval beside them; its tests
+ * hold the methods to it.
  */
 final class Coverage {
     /** An interval method: the interval of the true ratio from the pairs' ratios. */
@@ -30,6 +31,19 @@ final class Coverage {
         }
         PairedRatio p = PairedRatio.ofRatios(list, confidence);
         return new double[] {p.low, p.high};
+    };
+
+    /**
+     * {@link RankInterval}'s: Wilcoxon's signed-rank interval around the Hodges-Lehmann ratio; the whole line (NaN ends)
+     * with fewer pairs than it needs to exclude anything.
+     */
+    static final Method RANK = (ratios, confidence, random) -> {
+        List<Double> list = new ArrayList<>();
+        for (double r : ratios) {
+            list.add(r);
+        }
+        RankInterval r = RankInterval.of(list, confidence);
+        return r.hasInterval() ? new double[] {r.low, r.high} : new double[] {0, Double.POSITIVE_INFINITY};
     };
 
     /** The percentile bootstrap of the mean log ratio, {@value #RESAMPLES} resamples. */
@@ -104,15 +118,18 @@ final class Coverage {
         double confidence = PairedRatio.CONFIDENCE;
         out.printf(Locale.ROOT, "Coverage of the true ratio (1.30) by %.0f%% intervals, %d experiments per cell, pairs "
                 + "sharing a drift of sd 0.3 in the logarithm (seed 1):%n%n", 100 * confidence, experiments);
-        out.println("| noise of each wave | pairs | t on the logarithms | percentile bootstrap |");
-        out.println("|---|---|---|---|");
+        out.println("| noise of each wave | pairs | t on the logarithms | percentile bootstrap | Wilcoxon signed-rank |");
+        out.println("|---|---|---|---|---|");
         String[] names = {"log-normal, sd 0.05", "sd 0.05, and 1 wave in 5 taking 1.5x"};
         Noise[] noises = {normal(0.05), spikes(0.05, 0.2, 1.5)};
         for (int k = 0; k < noises.length; k++) {
-            for (int pairs : new int[] {3, 5, 10, 20}) {
-                out.printf(Locale.ROOT, "| %s | %d | %.3f | %.3f |%n", names[k], pairs,
+            for (int pairs : new int[] {3, 5, 8, 10, 20}) {
+                out.printf(Locale.ROOT, "| %s | %d | %.3f | %.3f | %s |%n", names[k], pairs,
                         coverage(T_ON_LOGS, pairs, experiments, 1.3, 0.3, noises[k], confidence, 1),
-                        coverage(BOOTSTRAP, pairs, experiments, 1.3, 0.3, noises[k], confidence, 1));
+                        coverage(BOOTSTRAP, pairs, experiments, 1.3, 0.3, noises[k], confidence, 1),
+                        pairs < RankInterval.fewestPairs(confidence) ? "no interval"
+                                : String.format(Locale.ROOT, "%.3f", coverage(RANK, pairs, experiments, 1.3, 0.3,
+                                        noises[k], confidence, 1)));
             }
         }
     }

@@ -81,4 +81,12 @@ class RankIntervalTest {
                 + approximated);
         assertTrue(RankInterval.criticalCount(RankInterval.EXACT_UP_TO + 1, 0.005) >= approximated, "grows with n");
     }
+
+    @Test
+    void theRankIntervalCoversTheTrueRatioAtItsConfidenceWithSkewedWaves() {
+        // Pairs whose true ratio is 1.30, a shared drift pairing cancels, 1 wave in 5 taking 1.5x (Coverage's cases).
+        double covered = Coverage.coverage(Coverage.RANK, 10, 1000, 1.3, 0.3, Coverage.spikes(0.05, 0.2, 1.5),
+                PairedRatio.CONFIDENCE, 1);
+        assertTrue(covered >= 0.98, "a 99% rank interval of 10 pairs covered the true ratio in " + covered);
+    }
 }
