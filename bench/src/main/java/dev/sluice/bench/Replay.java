@@ -96,14 +96,19 @@ public final class Replay {
 
     private Replay() {}
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) {
         if (args.length == 0) {
             System.err.println("usage: Replay RUN_DIR... (committed runs of the seed preset under a budget)");
             System.exit(2);
         }
         List<Run> runs = new ArrayList<>();
         for (String dir : args) {
-            runs.add(read(Paths.get(dir)));
+            try {
+                runs.add(read(Paths.get(dir)));
+            } catch (IOException e) {
+                System.err.println("Replay: invalid RUN_DIR '" + dir + "': " + e.getMessage());
+                System.exit(2);
+            }
         }
         print(runs, POLICIES, System.out);
     }
@@ -232,8 +237,14 @@ public final class Replay {
             if (stop == null) {
                 throw new IOException(dir + ": stops.json has no " + e.getKey());
             }
-            double perRound = stop.path("secondsPerRound").asDouble(stop.path("seconds").asDouble() / n);
-            double perChunk = stop.path("secondsPerChunk").asDouble(0);
+            if (!stop.hasNonNull("secondsPerRound") || !stop.hasNonNull("secondsPerChunk")) {
+                // Runs before the allocation recorded what it measured: their chunks' fixed cost is not known, and
+                // a replay without it would be another allocation than theirs.
+                throw new IOException(dir + ": stops.json gives " + e.getKey() + " no secondsPerRound and "
+                        + "secondsPerChunk (a run from before the budget recorded its costs); allowed are runs that do");
+            }
+            double perRound = stop.path("secondsPerRound").asDouble();
+            double perChunk = stop.path("secondsPerChunk").asDouble();
             sizes.add(new Size(e.getKey(), rounds, perRound, perChunk));
         }
         double noise = 0;
