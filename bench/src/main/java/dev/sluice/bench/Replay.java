@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.report.BudgetAllocation;
 import dev.sluice.report.PairedRatio;
 import dev.sluice.report.RankInterval;
+import dev.sluice.report.RunTiming;
 import dev.sluice.report.StoppingRule;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -18,8 +18,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * What a budget policy would have decided with a committed run's own waves: the run's paired sizes replayed through
@@ -204,7 +202,7 @@ public final class Replay {
     /**
      * A committed run directory: its sizes' mapper-stage pairs against the baseline from comparisons.json, their costs
      * from stops.json (what the schedule had measured), the other configurations' seconds from timing.tsv and the
-     * budget from plan.txt's header.
+     * budget from plan.txt's header ({@link RunTiming}).
      */
     static Run read(Path dir) throws IOException {
         ObjectMapper json = new ObjectMapper();
@@ -247,22 +245,8 @@ public final class Replay {
             double perChunk = stop.path("secondsPerChunk").asDouble();
             sizes.add(new Size(e.getKey(), rounds, perRound, perChunk));
         }
-        double noise = 0;
-        double references = 0;
-        for (String line : Files.readAllLines(dir.resolve("timing.tsv"))) {
-            String[] parts = line.split("\t");
-            if (parts.length != 2 || parts[0].matches("\\d+-.*-c\\d+(-s\\d+)?")) {
-                continue; // a paired chunk: replayed from its size's costs
-            }
-            double seconds = Double.parseDouble(parts[1]);
-            if (parts[0].endsWith("noise-floor")) {
-                noise += seconds;
-            } else {
-                references += seconds;
-            }
-        }
-        Matcher m = Pattern.compile("the (\\d+) s budget").matcher(Files.readString(dir.resolve("plan.txt")));
-        long budget = m.find() ? Long.parseLong(m.group(1)) : BenchPlan.SEED_BUDGET;
-        return new Run(dir.getFileName().toString(), sizes, noise, references, budget);
+        RunTiming timing = RunTiming.read(dir).orElseThrow(() -> new IOException(dir + " has no timing.tsv"));
+        long budget = timing.budget > 0 ? timing.budget : BenchPlan.SEED_BUDGET;
+        return new Run(dir.getFileName().toString(), sizes, timing.noiseFloorSeconds, timing.referenceSeconds, budget);
     }
 }

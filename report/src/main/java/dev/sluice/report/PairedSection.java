@@ -116,13 +116,13 @@ final class PairedSection {
                 }
                 int needed = allocation.pairsToClose(p);
                 double seconds = secondsToReach(allocation, size, p.pairs(), needed);
-                undecided.add(String.format(Locale.ROOT, "%s `%s`: %s after %d pairs; %s", size, s, cell(r),
-                        p.pairs(), allocation.closed(p) ? "within " + Math.round(100 * StoppingRule.TARGET)
+                undecided.add(String.format(Locale.ROOT, "%s `%s`: %s after %d pairs; %s; kept open by %s", size, s,
+                        cell(r), p.pairs(), allocation.closed(p) ? "within " + Math.round(100 * StoppingRule.TARGET)
                                 + "% of its ratio: any effect is smaller than that"
                                 : String.format(Locale.ROOT, "deciding it would take about %s pairs in all%s",
                                         needed >= BudgetAllocation.MAX_PAIRS ? "more than " + needed : needed,
                                         Double.isNaN(seconds) ? "" : String.format(Locale.ROOT, ", %.0f more "
-                                                + "minutes", seconds / 60))));
+                                                + "minutes", seconds / 60)), limit(allocation, p, seconds)));
             }
         }
         List<String> lines = new ArrayList<>();
@@ -130,6 +130,25 @@ final class PairedSection {
                 + "interval excludes 1)%s", decided, total, baseline, undecided.isEmpty() ? "." : "; undecided:"));
         lines.addAll(undecided);
         return lines;
+    }
+
+    /** Minutes more of a size's pairs within which a comparison counts as kept open by the budget alone. */
+    static final double BUDGET_MINUTES = 10;
+
+    /**
+     * What kept an undecided comparison open, in words: an effect smaller than the target (its ratio within it of 1,
+     * or its interval already within the target); else the budget, where deciding it would take at most
+     * {@value #BUDGET_MINUTES} more minutes of its size; else the spread of its pairs (their log ratios' sd).
+     */
+    static String limit(BudgetAllocation allocation, PairedRatio p, double secondsMore) {
+        if (allocation.closed(p) || Math.abs(Math.log(p.ratio)) < Math.log1p(allocation.target)) {
+            return String.format(Locale.ROOT, "an effect near none (under %.0f%%)", 100 * allocation.target);
+        }
+        if (!Double.isNaN(secondsMore) && secondsMore <= BUDGET_MINUTES * 60) {
+            return "the budget";
+        }
+        return p.hasInterval() ? String.format(Locale.ROOT, "the spread of its pairs (sd %.1f%% on the log scale)",
+                100 * p.logSd) : "its one pair";
     }
 
     /**

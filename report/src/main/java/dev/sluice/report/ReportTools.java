@@ -181,7 +181,8 @@ public final class ReportTools {
         Path stops = result.resolveSibling("stops.json");
         com.fasterxml.jackson.databind.JsonNode stopped = Files.isRegularFile(stops)
                 ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(stops.toFile()) : null;
-        return new SeedReport(JmhResults.read(result), Environment.read(env), link, stopped).write(outDir);
+        return new SeedReport(JmhResults.read(result), Environment.read(env), link, stopped)
+                .withTiming(RunTiming.read(result.toAbsolutePath().getParent()).orElse(null)).write(outDir);
     }
 
     /** The crossover map of {@code result} (scripts/bench.sh --preset balance) into {@code outDir}; its path. */

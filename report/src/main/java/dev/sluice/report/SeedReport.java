@@ -35,6 +35,8 @@ final class SeedReport {
     private final SeedRun run;
     private final Environment env;
     private final String resultName;
+    /** Where the run's time went (its timing.tsv), or null where the report has none beside the result. */
+    private RunTiming timing;
 
     SeedReport(List<JmhResults.Row> rows, Environment env, String resultName) {
         this(rows, env, resultName, null);
@@ -45,6 +47,12 @@ final class SeedReport {
         this.run = new SeedRun(rows, stops);
         this.env = env;
         this.resultName = resultName;
+    }
+
+    /** The report with the run's timing, for the first screen's overhead line. */
+    SeedReport withTiming(RunTiming timing) {
+        this.timing = timing;
+        return this;
     }
 
     /** Writes report.md and its charts into {@code dir}; returns the report's path. */
@@ -73,6 +81,9 @@ final class SeedReport {
             String paired = run.isPaired() ? outline.number(PAIRED) : null;
             for (String line : analysis.summary(paired, outline.number(PRECISION))) {
                 out.println("- " + line);
+            }
+            if (timing != null && run.isPaired()) {
+                out.println("- " + timing.line());
             }
             if (floors) {
                 floor.summary(outline.number(FLOOR)).ifPresent(line -> out.println("- " + line));

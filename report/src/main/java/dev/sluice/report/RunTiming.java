@@ -1,0 +1,85 @@
+package dev.sluice.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Where a run's time went, from its {@code timing.tsv} (each JMH run's file and wall seconds, as the runner timed
+ * them): the paired configurations' chunks, the references beside them (raw writes, floors, paced writes) and the
+ * noise floor; with the budget its {@code plan.txt} names, where it has one.
+ */
+public final class RunTiming {
+    /** A paired configuration's chunk: {@code NN-NAME-cK}, or {@code NN-NAME-cK-sS} fork by fork. */
+    private static final Pattern CHUNK = Pattern.compile("\\d+-.*-c\\d+(-s\\d+)?");
+    private static final Pattern BUDGET = Pattern.compile("the (\\d+) s budget");
+
+    public final double chunkSeconds;
+    public final double referenceSeconds;
+    public final double noiseFloorSeconds;
+    /** The plan's budget in seconds; 0 for none or unknown. */
+    public final long budget;
+
+    RunTiming(double chunkSeconds, double referenceSeconds, double noiseFloorSeconds, long budget) {
+        this.chunkSeconds = chunkSeconds;
+        this.referenceSeconds = referenceSeconds;
+        this.noiseFloorSeconds = noiseFloorSeconds;
+        this.budget = budget;
+    }
+
+    /** The timing of the run directory {@code dir}; empty where it has no timing.tsv. */
+    public static Optional<RunTiming> read(Path dir) throws IOException {
+        Path file = dir.resolve("timing.tsv");
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        double chunks = 0;
+        double references = 0;
+        double noise = 0;
+        for (String line : Files.readAllLines(file)) {
+            String[] parts = line.split("\t");
+            if (parts.length != 2) {
+                continue;
+            }
+            double seconds;
+            try {
+                seconds = Double.parseDouble(parts[1]);
+            } catch (NumberFormatException e) {
+                throw new IOException(file + ": '" + line + "' is no file and seconds", e);
+            }
+            if (CHUNK.matcher(parts[0]).matches()) {
+                chunks += seconds;
+            } else if (parts[0].endsWith("noise-floor")) {
+                noise += seconds;
+            } else {
+                references += seconds;
+            }
+        }
+        long budget = 0;
+        Path plan = dir.resolve("plan.txt");
+        if (Files.isRegularFile(plan)) {
+            Matcher m = BUDGET.matcher(Files.readString(plan));
+            budget = m.find() ? Long.parseLong(m.group(1)) : 0;
+        }
+        return Optional.of(new RunTiming(chunks, references, noise, budget));
+    }
+
+    /** Every JMH run's seconds. */
+    public double totalSeconds() {
+        return chunkSeconds + referenceSeconds + noiseFloorSeconds;
+    }
+
+    /** The first screen's line: what the references and the noise floor took of the run, and of its budget. */
+    String line() {
+        double overhead = referenceSeconds + noiseFloorSeconds;
+        return String.format(Locale.ROOT, "Overhead: the references (raw writes, floors, paced writes) took %.0f s and "
+                        + "the noise floor %.0f s, %.1f%% of the run's %.0f s of JMH runs%s; the paired chunks %.0f s "
+                        + "(timing.tsv).", referenceSeconds, noiseFloorSeconds, 100 * overhead / totalSeconds(),
+                totalSeconds(), budget > 0 ? String.format(Locale.ROOT, " (%.1f%% of its %d s budget)",
+                        100 * overhead / budget, budget) : "", chunkSeconds);
+    }
+}
