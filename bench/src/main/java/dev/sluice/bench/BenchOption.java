@@ -26,6 +26,8 @@ enum BenchOption {
     DROP_CACHES("drop-caches"),
     /** The runner's: whether each wave's memory is touched right before it. */
     PREFAULT("prefault"),
+    /** The runner's: whether the references come from the reference cache where it has them. */
+    REFERENCES("references"),
     /** The launcher's (the JDK that builds and runs), accepted by the runner and not used. */
     JDK("jdk"),
     /** The runner's: the run's directory. */

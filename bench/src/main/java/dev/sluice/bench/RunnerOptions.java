@@ -28,6 +28,9 @@ final class RunnerOptions {
         }
     }
 
+    static final String CACHED = "cached";
+    static final String MEASURED = "measured";
+
     /** The plan's options, as {@code --name value} pairs. */
     final List<String> planArgs = new ArrayList<>();
     /** {@code --out} as given; null for the default. */
@@ -36,6 +39,8 @@ final class RunnerOptions {
     boolean dropCaches;
     /** Whether the memory a wave takes is touched right before it (--prefault; dev.sluice.core.run.Prefault). */
     boolean prefault = true;
+    /** --references: cached or measured; null for the default (cached under a budget, measured without). */
+    String references;
     /** Whether --help was asked for: nothing else is done. */
     boolean help;
 
@@ -60,6 +65,7 @@ final class RunnerOptions {
                 case OUT -> options.out = value;
                 case DROP_CACHES -> options.dropCaches = dropCaches(value);
                 case PREFAULT -> options.prefault = trueOrFalse(name, value);
+                case REFERENCES -> options.references = references(value);
                 case JDK -> { } // the launcher's
                 default -> options.planArgs.addAll(List.of(name, value));
             }
@@ -78,6 +84,20 @@ final class RunnerOptions {
             throw new UsageException("invalid " + name + " '" + value + "': allowed are true and false");
         }
         return value.equals("true");
+    }
+
+    /** --references: cached or measured. */
+    private static String references(String value) throws UsageException {
+        if (!value.equals(CACHED) && !value.equals(MEASURED)) {
+            throw new UsageException("invalid --references '" + value + "': allowed are " + CACHED + " and "
+                    + MEASURED);
+        }
+        return value;
+    }
+
+    /** Whether a run of {@code budget} seconds (0: none) takes its references from the cache. */
+    boolean cachedReferences(long budget) {
+        return references == null ? budget > 0 : references.equals(CACHED);
     }
 
     /** --drop-caches: true or false; true needs /proc/sys/vm/drop_caches writable (root), checked before any file. */

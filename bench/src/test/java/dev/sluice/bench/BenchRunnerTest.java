@@ -51,6 +51,8 @@ class BenchRunnerTest {
         Path out = dir.resolve("out");
         assertEquals("invalid --prefault 'on': allowed are true and false",
                 refusal("--preset", "smoke", "--prefault", "on", "--out", out.toString()));
+        assertEquals("invalid --references 'sometimes': allowed are cached and measured",
+                refusal("--preset", "smoke", "--references", "sometimes", "--out", out.toString()));
         assertTrue(!Files.exists(out), "refused before any file");
     }
 

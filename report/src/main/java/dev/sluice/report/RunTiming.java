@@ -18,17 +18,24 @@ public final class RunTiming {
     private static final Pattern CHUNK = Pattern.compile("\\d+-.*-c\\d+(-s\\d+)?");
     private static final Pattern BUDGET = Pattern.compile("the (\\d+) s budget");
 
+    /** The run directory's list of references copied from the reference cache: file, when and commit, entry. */
+    public static final String CACHED = "cache.tsv";
+
     public final double chunkSeconds;
     public final double referenceSeconds;
     public final double noiseFloorSeconds;
     /** The plan's budget in seconds; 0 for none or unknown. */
     public final long budget;
+    /** The references copied from the reference cache, with when and at which commit each was measured. */
+    public final java.util.List<String> cached;
 
-    RunTiming(double chunkSeconds, double referenceSeconds, double noiseFloorSeconds, long budget) {
+    RunTiming(double chunkSeconds, double referenceSeconds, double noiseFloorSeconds, long budget,
+              java.util.List<String> cached) {
         this.chunkSeconds = chunkSeconds;
         this.referenceSeconds = referenceSeconds;
         this.noiseFloorSeconds = noiseFloorSeconds;
         this.budget = budget;
+        this.cached = java.util.List.copyOf(cached);
     }
 
     /** The timing of the run directory {@code dir}; empty where it has no timing.tsv. */
@@ -65,7 +72,17 @@ public final class RunTiming {
             Matcher m = BUDGET.matcher(Files.readString(plan));
             budget = m.find() ? Long.parseLong(m.group(1)) : 0;
         }
-        return Optional.of(new RunTiming(chunks, references, noise, budget));
+        java.util.List<String> cached = new java.util.ArrayList<>();
+        Path cache = dir.resolve(CACHED);
+        if (Files.isRegularFile(cache)) {
+            for (String line : Files.readAllLines(cache)) {
+                String[] parts = line.split("\t");
+                if (parts.length >= 2) {
+                    cached.add(parts[0] + " (measured " + parts[1] + ")");
+                }
+            }
+        }
+        return Optional.of(new RunTiming(chunks, references, noise, budget, cached));
     }
 
     /** Every JMH run's seconds. */
@@ -78,8 +95,9 @@ public final class RunTiming {
         double overhead = referenceSeconds + noiseFloorSeconds;
         return String.format(Locale.ROOT, "Overhead: the references (raw writes, floors, paced writes) took %.0f s and "
                         + "the noise floor %.0f s, %.1f%% of the run's %.0f s of JMH runs%s; the paired chunks %.0f s "
-                        + "(timing.tsv).", referenceSeconds, noiseFloorSeconds, 100 * overhead / totalSeconds(),
+                        + "(timing.tsv)%s.", referenceSeconds, noiseFloorSeconds, 100 * overhead / totalSeconds(),
                 totalSeconds(), budget > 0 ? String.format(Locale.ROOT, " (%.1f%% of its %d s budget)",
-                        100 * overhead / budget, budget) : "", chunkSeconds);
+                        100 * overhead / budget, budget) : "", chunkSeconds, cached.isEmpty() ? ""
+                        : "; from the reference cache, not run here (" + CACHED + "): " + String.join(", ", cached));
     }
 }

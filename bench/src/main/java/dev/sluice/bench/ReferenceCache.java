@@ -1,0 +1,126 @@
+package dev.sluice.bench;
+
+import dev.sluice.core.device.TaskRateCache;
+import dev.sluice.jmh.state.TrialDirectory;
+import dev.sluice.jmh.write.FloorBenchmark;
+import dev.sluice.jmh.write.RawWriteBenchmark;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The references of a run (raw writes, floors, paced writes) kept per machine, build, storage and JMH run, so that a
+ * budgeted run's time goes to its comparisons: a reference measured once is copied into a later run's {@code runs/}
+ * from here, and the run directory's {@code cache.tsv} says which came from where. An entry is found only under the
+ * same key: another machine or kernel, a rebuilt benchmarks.jar, other storage under the run's files, or any other
+ * parameter of the JMH run (its benchmark, every parameter, warm-ups and iterations: {@link JmhRun#describe}) misses,
+ * and the reference is measured again and kept. One directory: {@code -Dsluice.referenceCache=DIR}, else
+ * {@code $SLUICE_REFERENCE_CACHE}, else {@code $XDG_CACHE_HOME/sluice/references} (or {@code ~/.cache/...});
+ * {@code off} keeps nothing.
+ */
+final class ReferenceCache {
+    static final String PROPERTY = "sluice.referenceCache";
+    static final String ENV = "SLUICE_REFERENCE_CACHE";
+
+    /** A kept reference: its JMH result, and what the cache says of how it was made. */
+    record Entry(Path result, String made) {}
+
+    private final Path dir;
+
+    ReferenceCache(Path dir) {
+        this.dir = dir;
+    }
+
+    /** The cache the property, the environment or the user's cache directory names; null where it is off. */
+    static ReferenceCache standard() {
+        String given = System.getProperty(PROPERTY);
+        if (given == null || given.isBlank()) {
+            given = System.getenv(ENV);
+        }
+        if (given != null && !given.isBlank()) {
+            return given.trim().equals(TaskRateCache.OFF) ? null : new ReferenceCache(Paths.get(given.trim()));
+        }
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Paths.get(xdg) : Paths.get(System.getProperty("user.home"),
+                ".cache");
+        return new ReferenceCache(base.resolve("sluice").resolve("references"));
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    /** The key of {@code run} on this machine, with this build of the benchmarks, on the storage under its files. */
+    static Map<String, String> key(JmhRun run) throws IOException {
+        Map<String, String> key = new LinkedHashMap<>(TaskRateCache.machine());
+        key.put("code", TaskRateCache.code(List.of(RawWriteBenchmark.class, FloorBenchmark.class)));
+        key.put("storage", TaskRateCache.storage(TrialDirectory.base()));
+        key.put("run", run.describe());
+        return key;
+    }
+
+    /** The reference kept under exactly {@code key}, if any. */
+    Optional<Entry> find(Map<String, String> key) throws IOException {
+        String id = id(key);
+        Path result = dir.resolve(id + ".json");
+        Path text = dir.resolve(id + ".key");
+        if (!Files.isRegularFile(result) || !Files.isRegularFile(text)) {
+            return Optional.empty();
+        }
+        String[] kept = Files.readString(text, StandardCharsets.UTF_8).split("\n# made: ", 2);
+        if (kept.length != 2 || !kept[0].equals(TaskRateCache.text(key).stripTrailing())) {
+            return Optional.empty();
+        }
+        return Optional.of(new Entry(result, kept[1].strip()));
+    }
+
+    /** Keeps {@code result} under {@code key}, said to be {@code made} (when and at which commit). */
+    void store(Map<String, String> key, Path result, String made) throws IOException {
+        Files.createDirectories(dir);
+        String id = id(key);
+        replace(dir.resolve(id + ".json"), Files.readAllBytes(result));
+        replace(dir.resolve(id + ".key"), (TaskRateCache.text(key).stripTrailing() + "\n# made: " + made + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** What a reference measured now is said to be: when, and the commit of the code that measured it. */
+    static String made(String commit) {
+        return Instant.now() + " at " + commit;
+    }
+
+    private void replace(Path file, byte[] bytes) throws IOException {
+        Path temp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+        try {
+            Files.write(temp, bytes);
+            try {
+                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    static String id(Map<String, String> key) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(TaskRateCache.text(key)
+                    .getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

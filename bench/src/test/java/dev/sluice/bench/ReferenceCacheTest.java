@@ -1,0 +1,75 @@
+package dev.sluice.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.core.run.BenchmarkParam;
+import dev.sluice.jmh.write.RawWriteBenchmark;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** References kept per machine, build, storage and JMH run: found under the same key, measured again otherwise. */
+class ReferenceCacheTest {
+    private static JmhRun raw(String size, String fileBytes) {
+        return new JmhRun("03-" + size + "-raw", RawWriteBenchmark.class, 1, 5).param(BenchmarkParam.SIZE, size)
+                .param(BenchmarkParam.FILE_BYTES, fileBytes);
+    }
+
+    @Test
+    void aReferenceKeptIsFoundUnderTheSameKeyWithWhenAndWhereItWasMeasured(@TempDir Path dir) throws Exception {
+        ReferenceCache cache = new ReferenceCache(dir.resolve("cache"));
+        Path result = Files.writeString(dir.resolve("03-small-raw.json"), "[{\"benchmark\": \"raw\"}]");
+        Map<String, String> key = ReferenceCache.key(raw("small", "1000"));
+        assertTrue(cache.find(key).isEmpty(), "an empty cache holds nothing");
+        cache.store(key, result, "2026-11-27T22:30:00Z at abc123");
+        ReferenceCache.Entry kept = cache.find(key).orElseThrow();
+        assertEquals("[{\"benchmark\": \"raw\"}]", Files.readString(kept.result()));
+        assertEquals("2026-11-27T22:30:00Z at abc123", kept.made());
+        try (var files = Files.list(dir.resolve("cache"))) {
+            assertEquals(2, files.count(), "the result and its key, no temporary file left");
+        }
+    }
+
+    @Test
+    void anotherBuildOrAnotherConfigurationMissesAndIsMeasuredAgain(@TempDir Path dir) throws Exception {
+        ReferenceCache cache = new ReferenceCache(dir);
+        Path result = Files.writeString(dir.resolve("r.json"), "[]");
+        Map<String, String> key = ReferenceCache.key(raw("small", "1000"));
+        cache.store(key, result, "then at abc");
+        assertTrue(cache.find(ReferenceCache.key(raw("small", "2000"))).isEmpty(), "other file bytes");
+        assertTrue(cache.find(ReferenceCache.key(raw("large", "1000"))).isEmpty(), "another size");
+        Map<String, String> rebuilt = new LinkedHashMap<>(key);
+        rebuilt.put("code", key.get("code") + " (rebuilt)");
+        assertTrue(cache.find(rebuilt).isEmpty(), "a rebuilt benchmarks.jar");
+        Map<String, String> otherMachine = new LinkedHashMap<>(key);
+        otherMachine.put("machine.kernel", "Linux 9.9");
+        assertTrue(cache.find(otherMachine).isEmpty(), "another kernel");
+        assertTrue(cache.find(key).isPresent(), "the same run is still kept");
+        assertTrue(key.get("run").startsWith("RawWriteBenchmark -p size=small -p fileBytes=1000 "), key.get("run"));
+    }
+
+    @Test
+    void theCacheIsOffWhenAskedAndTheRunnerTakesItUnderABudgetByDefault() throws Exception {
+        String before = System.getProperty(ReferenceCache.PROPERTY);
+        System.setProperty(ReferenceCache.PROPERTY, "off");
+        try {
+            assertNull(ReferenceCache.standard());
+        } finally {
+            if (before == null) {
+                System.clearProperty(ReferenceCache.PROPERTY);
+            } else {
+                System.setProperty(ReferenceCache.PROPERTY, before);
+            }
+        }
+        RunnerOptions defaults = RunnerOptions.parse(java.util.List.of());
+        assertTrue(defaults.cachedReferences(1800), "under a budget");
+        assertTrue(!defaults.cachedReferences(0), "without one");
+        assertTrue(!RunnerOptions.parse(java.util.List.of("--references", "measured")).cachedReferences(1800));
+        assertTrue(RunnerOptions.parse(java.util.List.of("--references", "cached")).cachedReferences(0));
+    }
+}
