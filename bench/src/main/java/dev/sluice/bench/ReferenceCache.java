@@ -1,16 +1,15 @@
 package dev.sluice.bench;
 
 import dev.sluice.core.device.TaskRateCache;
+import dev.sluice.core.file.AtomicReplace;
 import dev.sluice.jmh.state.TrialDirectory;
 import dev.sluice.jmh.write.FloorBenchmark;
 import dev.sluice.jmh.write.RawWriteBenchmark;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -90,28 +89,14 @@ final class ReferenceCache {
     void store(Map<String, String> key, Path result, String made) throws IOException {
         Files.createDirectories(dir);
         String id = id(key);
-        replace(dir.resolve(id + ".json"), Files.readAllBytes(result));
-        replace(dir.resolve(id + ".key"), (TaskRateCache.text(key).stripTrailing() + "\n# made: " + made + "\n")
+        AtomicReplace.write(dir.resolve(id + ".json"), Files.readAllBytes(result));
+        AtomicReplace.write(dir.resolve(id + ".key"), (TaskRateCache.text(key).stripTrailing() + "\n# made: " + made + "\n")
                 .getBytes(StandardCharsets.UTF_8));
     }
 
     /** What a reference measured now is said to be: when, and the commit of the code that measured it. */
     static String made(String commit) {
         return Instant.now() + " at " + commit;
-    }
-
-    private void replace(Path file, byte[] bytes) throws IOException {
-        Path temp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-        try {
-            Files.write(temp, bytes);
-            try {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temp);
-        }
     }
 
     static String id(Map<String, String> key) {

@@ -1,16 +1,14 @@
 package dev.sluice.core.device;
 
+import dev.sluice.core.file.AtomicReplace;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Reader;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -129,20 +127,10 @@ public final class TaskRateCache {
         p.setProperty(id + ".bytesPerSecond", Double.toString(rate.bytesPerSecond));
         p.setProperty(id + ".how", rate.how);
         p.setProperty(id + ".when", Instant.now().toString());
-        Path temp = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName().toString(), ".tmp");
-        try {
-            try (Writer w = Files.newBufferedWriter(temp, StandardCharsets.UTF_8)) {
-                p.store(w, "Sluice: map task rates measured per machine, harness and configuration "
-                        + "(docs/balance.md); delete this file to measure again");
-            }
-            try {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temp);
-        }
+        java.io.StringWriter text = new java.io.StringWriter();
+        p.store(text, "Sluice: map task rates measured per machine, harness and configuration "
+                + "(docs/balance.md); delete this file to measure again");
+        AtomicReplace.write(file, text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     private Properties load() throws IOException {

@@ -1,13 +1,12 @@
 package dev.sluice.core.verify;
 
+import dev.sluice.core.file.AtomicReplace;
 import dev.sluice.core.serde.ShuffleCodec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -72,21 +71,11 @@ public final class VerifiedDigests {
     /** Records digests of outputs just verified row by row; written whole or not at all. */
     public void record(String key, List<OutputDigest> digests) throws IOException {
         Files.createDirectories(dir);
-        Path temp = Files.createTempFile(dir, key, ".tmp");
-        try {
-            StringBuilder text = new StringBuilder();
-            for (OutputDigest digest : digests) {
-                text.append(digest.format()).append('\n');
-            }
-            Files.writeString(temp, text, StandardCharsets.UTF_8);
-            try {
-                Files.move(temp, file(key), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file(key), StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temp);
+        StringBuilder text = new StringBuilder();
+        for (OutputDigest digest : digests) {
+            text.append(digest.format()).append('\n');
         }
+        AtomicReplace.write(file(key), text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     private Path file(String key) {
