@@ -6,7 +6,6 @@ import dev.sluice.core.run.Metric;
 import dev.sluice.report.BudgetAllocation;
 import dev.sluice.report.ReportTools;
 import dev.sluice.report.RunDirectory;
-import dev.sluice.report.RunTiming;
 import dev.sluice.report.StoppingRule;
 import dev.sluice.spi.Bytes;
 import dev.sluice.spi.InvalidParameterException;
@@ -98,8 +97,8 @@ public final class BenchRunner {
         out = out.toAbsolutePath().normalize();
         directory = plan.directory(out);
         invoker = new JmhInvoker(out, directory, options, err, script);
-        references = options.cachedReferences(plan.budget) ? ReferenceCache.standard() : null;
-        this.commit = commit;
+        references = new References(options.cachedReferences(plan.budget) ? ReferenceCache.standard() : null,
+                invoker, out, commit, err, script);
         JmhInvoker.forkClassPathWithout(BenchRunner.class);
         Runs.writePlan(out, plan, directory.configs());
         runAll(plan);
@@ -117,10 +116,8 @@ public final class BenchRunner {
         return 0;
     }
 
-    /** The reference cache; null where every reference is measured (--references measured, or the cache is off). */
-    private ReferenceCache references;
-    /** The commit the run measures, for what the cache keeps. */
-    private String commit;
+    /** How the references run: from the reference cache where it has them (--references cached), else measured. */
+    private References references;
     /** When the run started (seconds since the epoch), as its progress counts. */
     private long started;
     private JmhInvoker invoker;
@@ -170,17 +167,17 @@ public final class BenchRunner {
                     long bytes = dataBytesPerTask(c.rawOf);
                     err.println(script + ":   " + BenchmarkParam.FILE_BYTES + " = " + bytes + " (" + c.rawOf + "'s "
                             + DATA_BYTES_PER_TASK + ")");
-                    reference(Runs.raw(c, run, bytes));
+                    references.run(Runs.raw(c, run, bytes));
                     break;
                 case FLOOR:
-                    reference(Runs.floor(c, run));
+                    references.run(Runs.floor(c, run));
                     break;
                 case PACED_WRITE:
                     long fileBytes = dataBytesPerTask(c.rawOf);
                     long pace = pace(fileBytes, c.size);
                     err.println(script + ":   " + BenchmarkParam.PACE + " = " + pace + " bytes/s per thread (" + fileBytes
                             + " bytes over " + c.size + "-floor's serialize + compress)");
-                    reference(Runs.paced(c, run, String.valueOf(fileBytes), String.valueOf(pace)));
+                    references.run(Runs.paced(c, run, String.valueOf(fileBytes), String.valueOf(pace)));
                     break;
                 case PAIRED:
                     String share = schedule.reach(named.get(i), t0 - started, done);
@@ -205,30 +202,6 @@ public final class BenchRunner {
             ran.computeIfAbsent(c.kind, k -> new ArrayList<>()).add(new double[] {took, c.weight});
             err.println(script + ": [" + (i + 1) + "/" + n + "] done in " + took + "s");
         }
-    }
-
-    /**
-     * A reference (a raw write, floor or paced write): copied from the reference cache where it holds the same JMH run
-     * on this machine, build and storage, and named in {@code cache.tsv}; else run, and kept there.
-     */
-    private void reference(JmhRun run) throws Exception {
-        Path result = out.resolve("runs").resolve(run.file + ".json");
-        if (references == null) {
-            invoker.run(run);
-            return;
-        }
-        Map<String, String> key = ReferenceCache.key(run);
-        java.util.Optional<ReferenceCache.Entry> kept = references.find(key);
-        if (kept.isPresent()) {
-            Files.copy(kept.get().result(), result);
-            Files.writeString(out.resolve(RunTiming.CACHED), run.file + "\t" + kept.get().made() + "\t"
-                    + kept.get().result().getFileName() + "\n", java.nio.file.StandardOpenOption.CREATE,
-                    java.nio.file.StandardOpenOption.APPEND);
-            err.println(script + ":   from the reference cache (measured " + kept.get().made() + ")");
-            return;
-        }
-        invoker.run(run);
-        references.store(key, result, ReferenceCache.made(commit));
     }
 
     /**
