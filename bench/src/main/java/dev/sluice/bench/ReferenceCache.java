@@ -51,10 +51,7 @@ final class ReferenceCache {
         if (given != null && !given.isBlank()) {
             return given.trim().equals(TaskRateCache.OFF) ? null : new ReferenceCache(Paths.get(given.trim()));
         }
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Paths.get(xdg) : Paths.get(System.getProperty("user.home"),
-                ".cache");
-        return new ReferenceCache(base.resolve("sluice").resolve("references"));
+        return new ReferenceCache(TaskRateCache.userCacheDir().resolve("references"));
     }
 
     Path dir() {

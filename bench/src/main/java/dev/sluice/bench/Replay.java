@@ -3,6 +3,7 @@ package dev.sluice.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.report.BudgetAllocation;
+import dev.sluice.report.Comparisons;
 import dev.sluice.report.PairedRatio;
 import dev.sluice.report.RankInterval;
 import dev.sluice.report.RunTiming;
@@ -35,9 +36,6 @@ import java.util.SplittableRandom;
 public final class Replay {
     /** Replays of a policy with different draws of the rounds past the run's own. */
     static final int DRAWS = 30;
-    /** The figure the budget decides. */
-    static final String MAPPER = "mapper stage";
-
     /** One paired size as the run measured it: each round's pairs (one per comparison), and its costs. */
     static final class Size {
         final String name;
@@ -176,8 +174,7 @@ public final class Replay {
             for (PairedRatio c : comparisons(rounds)) {
                 comparisons++;
                 decidedT += BudgetAllocation.decided(c) ? 1 : 0;
-                RankInterval rank = c.rank();
-                decidedRank += rank.hasInterval() && (rank.high < 1 || rank.low > 1) ? 1 : 0;
+                decidedRank += c.rank().decided() ? 1 : 0;
             }
         }
         return new Outcome(comparisons, decidedT, decidedRank, pairs, drawn, elapsed);
@@ -207,13 +204,10 @@ public final class Replay {
     static Run read(Path dir) throws IOException {
         ObjectMapper json = new ObjectMapper();
         Map<String, List<List<Double>>> byConfig = new LinkedHashMap<>();
-        for (JsonNode c : json.readTree(dir.resolve("comparisons.json").toFile())) {
-            if (!c.path("figure").asText().equals(MAPPER) || c.path("baseline").asText().equals("ideal")) {
-                continue;
+        for (Comparisons.Entry c : Comparisons.read(dir.resolve("comparisons.json"))) {
+            if (c.figure.equals(Comparisons.MAPPER) && !c.baseline.equals(Comparisons.IDEAL)) {
+                byConfig.computeIfAbsent(c.config, k -> new ArrayList<>()).add(c.ratio.ratios);
             }
-            List<Double> ratios = new ArrayList<>();
-            c.path("pairRatios").forEach(v -> ratios.add(v.asDouble()));
-            byConfig.computeIfAbsent(c.path("config").asText(), k -> new ArrayList<>()).add(ratios);
         }
         Map<String, JsonNode> stops = new LinkedHashMap<>();
         for (JsonNode stop : json.readTree(dir.resolve("stops.json").toFile())) {

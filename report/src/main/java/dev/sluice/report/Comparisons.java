@@ -19,18 +19,18 @@ import java.util.Map;
  * the stopping rule holds to the target) and the query total (the wave plus the reduce side's read after it).
  */
 public final class Comparisons {
-    static final String MAPPER = "mapper stage";
+    public static final String MAPPER = "mapper stage";
     static final String QUERY = "query total";
-    static final String IDEAL = "ideal";
+    public static final String IDEAL = "ideal";
 
     /** One comparison: a strategy against a baseline in one configuration, for one figure. */
-    static final class Entry {
-        final String config;
+    public static final class Entry {
+        public final String config;
         final Map<String, String> params;
-        final String figure;
-        final String strategy;
-        final String baseline;
-        final PairedRatio ratio;
+        public final String figure;
+        public final String strategy;
+        public final String baseline;
+        public final PairedRatio ratio;
         final double target;
         /** The size's floor, where the run measured it and the figure is the mapper stage; else null. */
         final Floor floor;
@@ -204,7 +204,7 @@ public final class Comparisons {
     }
 
     /** Reads a comparisons.json back. */
-    static List<Entry> read(Path file) throws IOException {
+    public static List<Entry> read(Path file) throws IOException {
         JsonNode root = new ObjectMapper().readTree(file.toFile());
         if (root == null || !root.isArray()) {
             throw new IOException(file + " is not a comparisons.json (an array of comparisons)");

@@ -67,6 +67,11 @@ public final class RankInterval {
         return !Double.isNaN(low);
     }
 
+    /** Whether it decides: there is an interval and it excludes 1 (faster or slower at its confidence). */
+    public boolean decided() {
+        return hasInterval() && (high < 1 || low > 1);
+    }
+
     /** The fewest pairs whose two-sided rank interval at {@code confidence} can exclude anything: 2^-n <= alpha/2. */
     public static int fewestPairs(double confidence) {
         int n = 1;

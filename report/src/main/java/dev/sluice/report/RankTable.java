@@ -36,7 +36,7 @@ final class RankTable {
                 PairedRatio p = r.get();
                 RankInterval rank = p.rank();
                 boolean byT = p.faster() || p.slower();
-                boolean byRank = rank.hasInterval() && (rank.high < 1 || rank.low > 1);
+                boolean byRank = rank.decided();
                 out.printf(Locale.ROOT, "| %s | %s | %s | %s | %d | %s |%n", size, s,
                         interval(p.ratio, p.low, p.high), interval(rank.ratio, rank.low, rank.high), p.pairs(),
                         byT && byRank ? "both" : byT ? "t only" : byRank ? "rank only" : "neither");

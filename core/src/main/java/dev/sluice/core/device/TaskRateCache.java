@@ -48,9 +48,14 @@ public final class TaskRateCache {
         if (given != null && !given.isBlank()) {
             return new TaskRateCache(given.trim().equals(OFF) ? null : Paths.get(given.trim()));
         }
+        return new TaskRateCache(userCacheDir().resolve("task-rates.properties"));
+    }
+
+    /** Sluice's directory in the user's cache: {@code $XDG_CACHE_HOME/sluice}, else {@code ~/.cache/sluice}. */
+    public static Path userCacheDir() {
         String xdg = System.getenv("XDG_CACHE_HOME");
         Path dir = xdg != null && !xdg.isBlank() ? Paths.get(xdg) : Paths.get(System.getProperty("user.home"), ".cache");
-        return new TaskRateCache(dir.resolve("sluice").resolve("task-rates.properties"));
+        return dir.resolve("sluice");
     }
 
     /** Where the entries are kept; null when caching is off. */
