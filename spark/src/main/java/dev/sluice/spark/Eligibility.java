@@ -35,10 +35,6 @@ public final class Eligibility {
         if (dependency.mapSideCombine()) {
             return "it combines on the map side (an aggregator), which Spark's sort-based writer does";
         }
-        if (dependency.rowBasedChecksums().length > 0) {
-            return "it asks for row-based checksums (spark.sql.shuffle.orderIndependentChecksum.enabled), which "
-                    + "Sluice's writers do not compute";
-        }
         if (conf.getBoolean("spark.io.encryption.enabled", false)) {
             return "spark.io.encryption.enabled is true: Spark's reader opens one crypto stream per block, and a "
                     + "strategy writes a partition as pieces made apart (spark-rapids' multithreaded writer instead "

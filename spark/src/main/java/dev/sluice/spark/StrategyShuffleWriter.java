@@ -20,6 +20,7 @@ import org.apache.spark.shuffle.IndexShuffleBlockResolver;
 import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
 import org.apache.spark.shuffle.api.SingleSpillShuffleMapOutputWriter;
+import org.apache.spark.shuffle.checksum.RowBasedChecksum;
 import org.apache.spark.storage.BlockManagerId;
 import scala.Option;
 import scala.Product2;
@@ -34,6 +35,11 @@ import scala.collection.Iterator;
  * it made; {@code stop(false)} after a commit removes the committed output. Spark's files under this map id are this
  * attempt's once its transfer went through, because map ids are task attempt ids: {@link Eligibility} sends
  * {@code spark.shuffle.useOldFetchProtocol=true}, where they are partition indices, to Spark's writers.
+ *
+ * <p>Where the shuffle asks for row-based checksums ({@code spark.sql.shuffle.orderIndependentChecksum.enabled}, on by
+ * default from Spark 4.2), each row goes into its partition's checksum as Spark's own writers do it, and the
+ * aggregated value into the MapStatus, where the scheduler compares attempts of one map
+ * ({@code spark.sql.shuffle.orderIndependentChecksum.enableFullRetryOnMismatch}).
  *
  * <p>Task metrics: records, bytes written (the committed partitions' lengths) and write time as spark-rapids'
  * multithreaded writer defines it ({@code RapidsShuffleThreadedWriterBase.write}: the whole of {@code write} less the
@@ -107,6 +113,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
                 batchBytes, codec);
         MapOutput output = null;
         TaskRows rows = new TaskRows(taskMemory, batches);
+        RowBasedChecksum[] rowChecksums = dependency.rowBasedChecksums();
         try (dev.sluice.spi.ShuffleWriter writer = lease.executor().createMapOutputWriter(
                 new MapTask(shuffleId, mapId, CONCATENATED, dir))) {
             rows.open(writer);
@@ -118,7 +125,13 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
                 if (!more) {
                     break;
                 }
-                rows.add(partitioner.getPartition(record._1()), record._1(), record._2());
+                int partition = partitioner.getPartition(record._1());
+                if (rowChecksums.length > 0) {
+                    // As Spark's own writers do (BypassMergeSortShuffleWriter.write; apache/spark #50230): each row's
+                    // checksum into its partition's, before the row is serialized; the row may be reused after.
+                    rowChecksums[partition].update(record._1(), record._2());
+                }
+                rows.add(partition, record._1(), record._2());
             }
             rows.finish();
             output = writer.commit();
@@ -152,7 +165,8 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         metrics.incRecordsWritten(batches.records());
         metrics.incBytesWritten(bytes);
         metrics.incWriteTime(System.nanoTime() - start - fetchNanos);
-        status = MapStatus$.MODULE$.apply(location, partitionLengths, mapId, 0L);
+        status = MapStatus$.MODULE$.apply(location, partitionLengths, mapId,
+                rowChecksums.length > 0 ? RowBasedChecksum.getAggregatedChecksumValue(rowChecksums) : 0L);
         onCommitted.run();
     }
 

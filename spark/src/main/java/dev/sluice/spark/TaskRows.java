@@ -17,6 +17,9 @@ import org.apache.spark.memory.TaskMemoryManager;
  * it bounds by {@code spark.sluice.memoryLimit} and spills to file itself. Rows handed to the strategy and not yet
  * compressed (at most its in-flight limit) are not counted here.
  *
+ * <p>What this consumer holds is read through {@code getUsed()}, never the field {@code used}: a {@code long} up to
+ * Spark 4.1, an {@code AtomicLong} from 4.2, so one class file runs on both lines.
+ *
  * <p>Task thread, except {@link #spill}, which Spark may call from another thread of the task: it then gives nothing
  * back unless the rows are free to take (never waits, since Spark calls it holding the task memory manager's lock).
  */
@@ -58,7 +61,7 @@ final class TaskRows extends MemoryConsumer {
             }
             // Denied, the batch goes on to one step past what Spark granted, asking no more: cutting at every row
             // would make a piece per row, and asking at every row a call into the memory manager per row.
-            if (full || (denied && batches.buffered() >= used + STEP)) {
+            if (full || (denied && batches.buffered() >= getUsed() + STEP)) {
                 batches.cut(writer);
                 giveBack();
             }
@@ -97,8 +100,8 @@ final class TaskRows extends MemoryConsumer {
 
     /** Acquires heap until {@code bytes} are covered; false when Spark gave less than that. */
     private boolean cover(long bytes) {
-        while (used < bytes) {
-            long want = Math.max(STEP, bytes - used);
+        while (getUsed() < bytes) {
+            long want = Math.max(STEP, bytes - getUsed());
             long got = acquireMemory(want);
             if (got < want) {
                 return false;
@@ -109,8 +112,9 @@ final class TaskRows extends MemoryConsumer {
 
     private void giveBack() {
         denied = false;
-        if (used > 0) {
-            freeMemory(used);
+        long held = getUsed();
+        if (held > 0) {
+            freeMemory(held);
         }
     }
 
@@ -124,12 +128,12 @@ final class TaskRows extends MemoryConsumer {
             return 0;
         }
         try {
-            if (writer == null || used == 0) {
+            if (writer == null || getUsed() == 0) {
                 return 0;
             }
             batches.cut(writer);
             spills++;
-            long freed = used;
+            long freed = getUsed();
             giveBack();
             return freed;
         } catch (InterruptedException e) {

@@ -64,12 +64,12 @@ class SqlExecutionsTest {
         listener.onOtherEvent(start(1, 1, COUNT_PLAN, 100));
         listener.reset();
         // The end of an execution that started before the reset is not kept.
-        listener.onOtherEvent(new SparkListenerSQLExecutionEnd(1, 200, Option.empty()));
+        listener.onOtherEvent(end(1, 200));
         listener.onOtherEvent(start(2, 2, WRITE_PLAN, 300));
         listener.onOtherEvent(start(3, 2, WRITE_PLAN, 310));
-        SparkListenerSQLExecutionEnd nestedEnd = new SparkListenerSQLExecutionEnd(3, 1200, Option.empty());
+        SparkListenerSQLExecutionEnd nestedEnd = end(3, 1200);
         listener.onOtherEvent(nestedEnd);
-        SparkListenerSQLExecutionEnd end = new SparkListenerSQLExecutionEnd(2, 1300, Option.empty());
+        SparkListenerSQLExecutionEnd end = end(2, 1300);
         end.duration_$eq(999_000_000L);
         listener.onOtherEvent(end);
         List<Execution> executions = listener.executions();
@@ -80,8 +80,33 @@ class SqlExecutionsTest {
     }
 
     private static SparkListenerSQLExecutionStart start(long id, long root, String plan, long time) {
-        return new SparkListenerSQLExecutionStart(id, Option.apply(root), "query " + id, "", plan, null, time,
-                scala.collection.immutable.Map$.MODULE$.empty(), scala.collection.immutable.Set$.MODULE$.empty(),
-                Option.empty());
+        return event(SparkListenerSQLExecutionStart.class, id, Option.apply(root), "query " + id, "", plan, null, time);
+    }
+
+    private static SparkListenerSQLExecutionEnd end(long id, long time) {
+        return event(SparkListenerSQLExecutionEnd.class, id, time);
+    }
+
+    /**
+     * A SQL execution's event as Spark posts it, built through the event's widest constructor: Spark 4.2 added
+     * trailing parameters to 4.1's (an {@code Option<UUID>}), and these tests run on both lines. {@code first} are its
+     * leading arguments; the rest (maps, sets, options) are empty.
+     */
+    private static <T> T event(Class<T> type, Object... first) {
+        java.lang.reflect.Constructor<?> widest = java.util.Arrays.stream(type.getConstructors())
+                .max(java.util.Comparator.comparingInt(java.lang.reflect.Constructor::getParameterCount))
+                .orElseThrow();
+        Class<?>[] types = widest.getParameterTypes();
+        Object[] args = java.util.Arrays.copyOf(first, types.length);
+        for (int i = first.length; i < types.length; i++) {
+            args[i] = types[i] == scala.collection.immutable.Map.class ? scala.collection.immutable.Map$.MODULE$.empty()
+                    : types[i] == scala.collection.immutable.Set.class ? scala.collection.immutable.Set$.MODULE$.empty()
+                    : Option.empty();
+        }
+        try {
+            return type.cast(widest.newInstance(args));
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("Spark's " + type.getSimpleName() + java.util.Arrays.toString(types), e);
+        }
     }
 }
