@@ -201,6 +201,18 @@ public class SluiceShuffleManager extends SortShuffleManager {
         return out;
     }
 
+    /** Of {@code shuffleIds}, those that went to Spark's own writer in this JVM, each with the reason, in order. */
+    public List<String> fallbacks(java.util.Collection<Integer> shuffleIds) {
+        List<String> out = new ArrayList<>();
+        new java.util.TreeSet<>(shuffleIds).forEach(id -> {
+            String why = fallbacks.get(id);
+            if (why != null) {
+                out.add("shuffle " + id + ": " + why);
+            }
+        });
+        return out;
+    }
+
     /** The strategy executors running in this JVM (started, not retired), by spec and partition count. */
     public List<String> startedExecutors() {
         SluiceExecutors shared = executors;

@@ -21,6 +21,9 @@ final class BenchOptions {
             "consolidated-best");
     static final List<String> SEED_PRESET_WRITERS = List.of("stock", "per-batch", "buffered", "async");
 
+    /** The Spark versions scripts/spark-bench has a class path for, oldest first; the newest is the default. */
+    static final List<String> SPARK_LINES = List.of("4.1.1", "4.2.0");
+
     /** Where the options' help starts in {@link #HELP}, as the environment's does. */
     private static final int HELP_COLUMN = 22;
 
@@ -85,10 +88,18 @@ final class BenchOptions {
                 .optional("partitions", "N", "200", "repartition(N); the seed's is 200")
                 .optional("warmup", "N", "1", "warm-up rounds, not in the summary")
                 .optional("iterations", "N", "5", "measured rounds")
+                .optional("spark", "VERSION", null, String.join("\n",
+                        "the Spark to run: " + String.join(" or ", SPARK_LINES) + ", the lines Sluice's manager",
+                        "is built and tested on (default: " + SPARK_LINES.get(SPARK_LINES.size() - 1) + ", the newest);",
+                        "scripts/spark-bench runs the class path the build wrote for",
+                        "that line (module spark for 4.1.1, spark-4.2 for 4.2.0); the",
+                        "JSON lines name the Spark that ran (spark)"))
                 .optional("master", "URL", "local[2]", "Spark master; local-cluster[...] needs --spark-home")
                 .optional("spark-home", "DIR", null, String.join("\n",
-                        "a Spark 4.1.1 distribution: runs local-cluster[1,TASKS,4096] (executors in their",
-                        "own JVM, launched from DIR; TASKS is --tasks) unless --master says otherwise"))
+                        "a Spark distribution of --spark's version: runs",
+                        "local-cluster[1,TASKS,4096] (executors in their own JVM,",
+                        "launched from DIR; TASKS is --tasks) unless --master says",
+                        "otherwise"))
                 .optional("local-dir", "DIR", null, "where Spark's local directory (spark.local.dir) goes (default: "
                         + "WORK/local)")
                 .optional("device", "SPEC", DeviceSpec.NATIVE, String.join("\n",
@@ -106,7 +117,13 @@ final class BenchOptions {
                 .optional("batch-bytes", "SIZE", SluiceSparkConf.DEFAULT_BATCH_BYTES, "spark.sluice.batchBytes")
                 .optional("threads", "N", "16", "spark.sluice.threads; 16 are the seed's writer threads")
                 .optional("memory-limit", "L", "none", "spark.sluice.memoryLimit: none or a size")
-                .repeatable("conf", "KEY=VALUE", "any Spark setting, repeatable");
+                .repeatable("conf", "KEY=VALUE", "any Spark setting, repeatable")
+                .flag("allow-fallback", String.join("\n",
+                        "let a Sluice writer's run go on when its shuffle went to",
+                        "Spark's own writer (Sluice's manager decides per shuffle;",
+                        "the JSON lines list the reasons as fallbacks); without it such",
+                        "a run fails with the reason. Read where the executor runs in",
+                        "the driver's JVM (local mode); other masters do not check"));
     }
 
     // Set by parse, from the declared options' values or defaults.
@@ -128,6 +145,7 @@ final class BenchOptions {
     int threads;
     String memoryLimit;
     Map<String, String> conf = new LinkedHashMap<>();
+    boolean allowFallback;
 
     /** The shapes to run, in order: the preset's sizes, or the one size given. */
     List<Shape> shapes() {
@@ -178,7 +196,18 @@ final class BenchOptions {
         o.partitions = given.integer("partitions", 1);
         o.warmups = given.integer("warmup", 0);
         o.iterations = given.integer("iterations", 1);
+        String running = org.apache.spark.package$.MODULE$.SPARK_VERSION();
+        String spark = given.given("spark") ? given.string("spark") : running;
+        if (given.given("spark") && !SPARK_LINES.contains(spark)) {
+            throw new InvalidParameterException("--spark", spark, "one of " + SPARK_LINES);
+        }
+        if (!spark.equals(running)) {
+            throw new InvalidParameterException("--spark", spark, "the Spark on this class path, " + running
+                    + " (scripts/spark-bench chooses the class path from --spark; run through it, or build the "
+                    + "module of that line)");
+        }
         o.master = given.string("master");
+        o.allowFallback = given.flag("allow-fallback");
         if (given.given("spark-home")) {
             o.sparkHome = Path.of(given.string("spark-home"));
             if (!Files.isDirectory(o.sparkHome.resolve("jars"))) {

@@ -7,14 +7,15 @@ import java.util.Map;
 /**
  * One run of the seed job under one writer: the figures of its JSON line. {@code queryMillis} is the write's SQL
  * execution, {@code driverMillis} the driver's clock around the write; the stage figures are Spark's events'; the
- * peaks are this JVM's ({@link MemoryPeaks}). The peaks, {@code sluiceBatches} and {@code sluice} (Sluice's counted
- * I/O during the run) are null where the executors are other JVMs.
+ * peaks are this JVM's ({@link MemoryPeaks}). The peaks, {@code sluiceBatches}, {@code sluice} (Sluice's counted
+ * I/O during the run) and {@code fallbacks} (the run's shuffles that went to Spark's own writer, with the reason) are
+ * null where the executors are other JVMs.
  */
 record RunFigures(String writer, int iteration, boolean warmup, long queryMillis, long driverMillis,
                   long mapperStageMillis, long sumTaskMillis, long reducerStageMillis, long mapperGcMillis,
                   long reducerGcMillis, Long peakHeapBytes, Long peakOffHeapBytes, long shuffleBytes,
                   long shuffleRecords, long shuffleWriteTimeMillis, long rows, boolean verified, Long sluiceBatches,
-                  IoSnapshot sluice) {
+                  IoSnapshot sluice, java.util.List<String> fallbacks) {
 
     /** The figures the summary compares, by their JSON names. */
     double figure(String name) {
@@ -60,6 +61,7 @@ record RunFigures(String writer, int iteration, boolean warmup, long queryMillis
         line.put("batchesPerTask", shape.batchesPerTask());
         line.put("preset", preset);
         line.put("master", master);
+        line.put("spark", org.apache.spark.package$.MODULE$.SPARK_VERSION());
         line.put("lz4Java", lz4Java);
         if (sluice != null) {
             Map<String, Object> io = new LinkedHashMap<>();
@@ -74,6 +76,7 @@ record RunFigures(String writer, int iteration, boolean warmup, long queryMillis
         } else {
             line.put("sluice", null);
         }
+        line.put("fallbacks", fallbacks);
         return line;
     }
 }

@@ -92,6 +92,7 @@ final class SeedJob {
         drain();
         IoSnapshot io = manager == null ? null : manager.counters().since(before);
         Long batches = manager == null ? null : manager.batchesCut() - batchesBefore;
+        java.util.List<String> fallbacks = manager == null ? null : manager.fallbacks(stages.shuffles());
         StageFigures.Stage mapper = stages.mapper();
         StageFigures.Stage reducer = stages.reducer();
         SqlExecutions.Execution query = SqlExecutions.measured(executions.executions());
@@ -101,7 +102,8 @@ final class SeedJob {
         RunFigures run = new RunFigures(writer, iteration, warmup, Math.round(query.millis()),
                 driverNanos / 1_000_000, mapper.stageMillis, mapper.taskMillis, reducer.stageMillis, mapper.gcMillis,
                 reducer.gcMillis, local ? peaks.heapBytes() : null, peaks.offHeapBytes(), mapper.shuffleBytes,
-                mapper.shuffleRecords, mapper.shuffleWriteNanos / 1_000_000, written.getLong(0), verified, batches, io);
+                mapper.shuffleRecords, mapper.shuffleWriteNanos / 1_000_000, written.getLong(0), verified, batches, io,
+                fallbacks);
         log.printf(Locale.ROOT, "spark-bench: %-7s %-10s %-18s query %6d ms (driver %6d), mapper stage %6d ms, "
                         + "tasks %7d ms, gc %4d/%4d ms, heap peak %s, off-heap peak %s, shuffle %s%s, %s%n",
                 shape.size(), (warmup ? "warm-up " : "iter ") + iteration, writer, run.queryMillis(),

@@ -2,6 +2,7 @@ package dev.sluice.spark.bench;
 
 import dev.sluice.core.device.RunDevice;
 import dev.sluice.core.device.TaskRateCache;
+import dev.sluice.spark.SluiceSparkConf;
 import dev.sluice.spi.InvalidParameterException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -119,6 +120,11 @@ public final class SparkBench {
                 if (!run.verified()) {
                     throw new IllegalStateException(writer + " wrote parquet that differs from the source rows: "
                             + line);
+                }
+                if (!writer.equals(SluiceSparkConf.STOCK) && run.fallbacks() != null && !run.fallbacks().isEmpty()
+                        && !options.allowFallback) {
+                    throw new IllegalStateException(writer + "'s run went to Spark's own writer, so it measured "
+                            + "Spark's writer under Sluice's name: " + run.fallbacks() + " (--allow-fallback runs on)");
                 }
                 summary.add(job.shape(), run);
             }

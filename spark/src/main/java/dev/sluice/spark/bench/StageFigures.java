@@ -77,6 +77,11 @@ final class StageFigures extends SparkListener {
         }
     }
 
+    /** The shuffles written since {@link #takeShuffles} last took them, left for it. */
+    java.util.List<Integer> shuffles() {
+        return new java.util.ArrayList<>(shuffles);
+    }
+
     /** The shuffles written since the last call. */
     java.util.List<Integer> takeShuffles() {
         java.util.List<Integer> out = new java.util.ArrayList<>(shuffles);

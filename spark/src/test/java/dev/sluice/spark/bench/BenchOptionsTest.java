@@ -135,6 +135,23 @@ class BenchOptionsTest {
         }
     }
 
+    /** --spark names a line scripts/spark-bench has a class path for, and the one this class path holds. */
+    @Test
+    void theSparkAskedForMustBeASupportedLineAndTheOneRunning() {
+        String running = org.apache.spark.package$.MODULE$.SPARK_VERSION();
+        assertTrue(BenchOptions.SPARK_LINES.contains(running), running + " is not one of " + BenchOptions.SPARK_LINES);
+        parse("--spark", running);
+        InvalidParameterException unknown = assertThrows(InvalidParameterException.class,
+                () -> parse("--spark", "3.5.0"));
+        assertEquals("--spark", unknown.parameter());
+        assertTrue(unknown.allowed().contains("4.1.1") && unknown.allowed().contains("4.2.0"), unknown.allowed());
+        String other = BenchOptions.SPARK_LINES.stream().filter(v -> !v.equals(running)).findFirst().orElseThrow();
+        InvalidParameterException wrong = assertThrows(InvalidParameterException.class,
+                () -> parse("--spark", other));
+        assertTrue(wrong.allowed().contains("the Spark on this class path, " + running), wrong.allowed());
+        assertTrue(BenchOptions.HELP.contains("(default: 4.2.0, the newest)"), BenchOptions.HELP);
+    }
+
     @Test
     void settingsRepeatAndValuesMayFollowAnEqualsSignAsInEveryOtherToolOfSluice() {
         BenchOptions o = parse("--conf", "spark.a=1", "--conf=spark.b=x=y", "--tasks=3");
