@@ -69,9 +69,10 @@ final class SluiceExecutors implements AutoCloseable {
      * The executor of {@code spec} for shuffles of {@code partitions} partitions, started if it is not yet, leased to
      * one map task of {@code shuffleId}: it is retired (its threads stopped, its allocator closed) once every shuffle
      * that used it was unregistered and no lease is out, so that a long application does not keep one pool per
-     * partition count it ever saw.
+     * partition count it ever saw. {@code registered} false: Spark unregistered the shuffle already (a task that
+     * outlived its stage), so it is not counted as using the executor: nothing would unregister it again.
      */
-    synchronized Lease lease(StrategySpec spec, int partitions, int shuffleId) {
+    synchronized Lease lease(StrategySpec spec, int partitions, int shuffleId, boolean registered) {
         if (closed) {
             throw new IllegalStateException("Sluice's executors were closed (the shuffle manager stopped)");
         }
@@ -89,7 +90,9 @@ final class SluiceExecutors implements AutoCloseable {
             executors.put(key, started);
             startedSoFar++;
         }
-        started.shuffles.add(shuffleId);
+        if (registered) {
+            started.shuffles.add(shuffleId);
+        }
         started.leases++;
         return new Lease(started);
     }
@@ -148,7 +151,8 @@ final class SluiceExecutors implements AutoCloseable {
             return started.executor;
         }
 
-        void release() {
+        /** Once; from the task's thread (its writer, its completion listener), or another (Spark's stop). */
+        synchronized void release() {
             if (!released) {
                 released = true;
                 released(started);

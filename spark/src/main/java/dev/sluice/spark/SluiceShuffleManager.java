@@ -44,7 +44,14 @@ public class SluiceShuffleManager extends SortShuffleManager {
 
     private final SparkConf conf;
     private final SluiceSparkConf settings;
+    /** The maps Sluice committed per registered shuffle; guarded, with {@link #unregistered}, by {@link #registry}. */
     private final Map<Integer, Set<Long>> sluiceMaps = new ConcurrentHashMap<>();
+    /**
+     * Shuffles Spark unregistered in this JVM (ids are never reused; a bit each): a map task still running then commits
+     * into a shuffle nobody will remove again, so its output is removed at its commit instead.
+     */
+    private final java.util.BitSet unregistered = new java.util.BitSet();
+    private final Object registry = new Object();
     private final Map<Integer, String> fallbacks = new ConcurrentHashMap<>();
     private final Map<String, StrategySpec> specs = new ConcurrentHashMap<>();
     private volatile SluiceExecutors executors;
@@ -87,15 +94,47 @@ public class SluiceShuffleManager extends SortShuffleManager {
             return fallBack(handle, mapId, context, metrics, text, why);
         }
         ShuffleCodec codec = Eligibility.codec(conf);
-        SluiceExecutors.Lease lease = shared.lease(spec, dependency.partitioner().numPartitions(), handle.shuffleId());
+        SluiceExecutors.Lease lease;
+        synchronized (registry) {
+            lease = shared.lease(spec, dependency.partitioner().numPartitions(), handle.shuffleId(),
+                    !unregistered.get(handle.shuffleId()));
+        }
         try {
+            // Released by the writer when it ends (write's end, stop), and here whatever the task's end: Spark's
+            // ShuffleWriteProcessor calls stop(false) for an Exception only, so an Error thrown between getWriter
+            // and write's end would otherwise keep the strategy executor leased, and never retired.
+            context.addTaskCompletionListener(new org.apache.spark.util.TaskCompletionListener() {
+                @Override
+                public void onTaskCompletion(TaskContext ended) {
+                    lease.release();
+                }
+            });
             return new StrategyShuffleWriter<>(dependency, mapId, metrics, context.taskMemoryManager(), lease, shared,
                     codec, settings.batchBytes, conf.getBoolean("spark.shuffle.checksum.enabled", true), single.get(),
                     shuffleBlockResolver(), SparkEnv.get().blockManager().shuffleServerId(),
-                    () -> sluiceMaps.computeIfAbsent(handle.shuffleId(), id -> ConcurrentHashMap.newKeySet()).add(mapId));
+                    () -> committed(handle.shuffleId(), mapId));
         } catch (RuntimeException | Error e) {
             lease.release();
             throw e;
+        }
+    }
+
+    /**
+     * Records a map output Sluice committed, for {@link #unregisterShuffle} to remove; where Spark unregistered the
+     * shuffle already (a task that outlived its stage), removes it now: nobody would later.
+     */
+    private void committed(int shuffleId, long mapId) {
+        boolean late;
+        synchronized (registry) {
+            late = unregistered.get(shuffleId);
+            if (!late) {
+                sluiceMaps.computeIfAbsent(shuffleId, id -> ConcurrentHashMap.newKeySet()).add(mapId);
+            }
+        }
+        if (late) {
+            LOG.info("Map {} of shuffle {} committed after Spark unregistered the shuffle; its output is removed",
+                    mapId, shuffleId);
+            shuffleBlockResolver().removeDataByMap(shuffleId, mapId);
         }
     }
 
@@ -120,17 +159,7 @@ public class SluiceShuffleManager extends SortShuffleManager {
                 if (shared == null) {
                     SparkEnv env = SparkEnv.get();
                     java.io.File[] localDirs = env.blockManager().diskBlockManager().localDirs();
-                    // Sluice's own instance of the plugin's executor components, made and initialized as Spark's
-                    // SortShuffleManager.loadShuffleExecutorComponents does (its instance is private), with the
-                    // plugin's settings spark.shuffle.plugin.__config__.*, as spark-rapids' manager passes them too.
-                    ShuffleExecutorComponents io = ShuffleDataIOUtils.loadShuffleDataIO(conf).executor();
-                    Map<String, String> extra = new java.util.HashMap<>();
-                    for (scala.Tuple2<String, String> entry
-                            : conf.getAllWithPrefix(ShuffleDataIOUtils.SHUFFLE_SPARK_CONF_PREFIX())) {
-                        extra.put(entry._1(), entry._2());
-                    }
-                    io.initializeExecutor(conf.getAppId(), env.executorId(), extra);
-                    components = io;
+                    components = sparkComponents(env);
                     List<Path> dirs = new ArrayList<>();
                     for (java.io.File localDir : localDirs) {
                         dirs.add(localDir.toPath());
@@ -144,12 +173,41 @@ public class SluiceShuffleManager extends SortShuffleManager {
     }
 
     /**
+     * The shuffle IO plugin's executor components that Spark's own writers use: {@code SortShuffleManager}'s private
+     * lazy {@code shuffleExecutorComponents}, made and initialized by Spark once per executor. A second instance,
+     * initialized again, would run a plugin's executor set-up twice (a remote plugin's connections, registrations).
+     * Where a Spark has no such member, Sluice makes and initializes its own as Spark's
+     * {@code loadShuffleExecutorComponents} does, and says so.
+     */
+    private ShuffleExecutorComponents sparkComponents(SparkEnv env) {
+        try {
+            java.lang.reflect.Method spark = SortShuffleManager.class.getDeclaredMethod("shuffleExecutorComponents");
+            spark.setAccessible(true);
+            return (ShuffleExecutorComponents) spark.invoke(this);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.warn("Spark's shuffle IO executor components are not reachable ({}); Sluice initializes its own "
+                    + "instance of the plugin, which then runs its executor set-up twice", e.toString());
+        }
+        ShuffleExecutorComponents io = ShuffleDataIOUtils.loadShuffleDataIO(conf).executor();
+        Map<String, String> extra = new java.util.HashMap<>();
+        for (scala.Tuple2<String, String> entry : conf.getAllWithPrefix(ShuffleDataIOUtils.SHUFFLE_SPARK_CONF_PREFIX())) {
+            extra.put(entry._1(), entry._2());
+        }
+        io.initializeExecutor(conf.getAppId(), env.executorId(), extra);
+        return io;
+    }
+
+    /**
      * Removes the map outputs Sluice wrote for {@code shuffleId}, forgets why it fell back if it did, retires the
      * strategy executors no registered shuffle uses any more, then removes Spark's own outputs.
      */
     @Override
     public boolean unregisterShuffle(int shuffleId) {
-        Set<Long> maps = sluiceMaps.remove(shuffleId);
+        Set<Long> maps;
+        synchronized (registry) {
+            unregistered.set(shuffleId);
+            maps = sluiceMaps.remove(shuffleId);
+        }
         if (maps != null) {
             for (long mapId : maps) {
                 shuffleBlockResolver().removeDataByMap(shuffleId, mapId);
