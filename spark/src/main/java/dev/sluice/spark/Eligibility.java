@@ -1,6 +1,5 @@
 package dev.sluice.spark;
 
-import dev.sluice.core.serde.ShuffleCodec;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
 
@@ -15,9 +14,12 @@ import org.apache.spark.SparkConf;
 public final class Eligibility {
     private Eligibility() {}
 
-    /** The codec Sluice frames {@code conf}'s shuffle compression with, or null when none matches it. */
-    public static ShuffleCodec codec(SparkConf conf) {
-        return whyNotCodec(conf) == null ? codecOf(conf) : null;
+    /**
+     * How pieces of {@code conf}'s shuffles are compressed so that Spark's reader reads them as one stream, or null
+     * where the settings allow no strategy ({@link #whyNot} says why).
+     */
+    static PieceCompression compression(SparkConf conf) {
+        return whyNotCodec(conf) == null ? PieceCompression.of(conf) : null;
     }
 
     /** Why {@code dependency}'s shuffle cannot go through a strategy, in one sentence, or null when it can. */
@@ -61,44 +63,15 @@ public final class Eligibility {
     }
 
     private static String whyNotCodec(SparkConf conf) {
-        if (!conf.getBoolean("spark.shuffle.compress", true)) {
-            return "spark.shuffle.compress is false; Sluice frames lz4 and zstd as Spark does, not plain streams";
-        }
         String algorithm = conf.get("spark.shuffle.checksum.algorithm", "ADLER32");
         if (conf.getBoolean("spark.shuffle.checksum.enabled", true) && !algorithm.equalsIgnoreCase("ADLER32")) {
             return "spark.shuffle.checksum.algorithm is " + algorithm + "; Sluice computes ADLER32 (or set "
                     + "spark.shuffle.checksum.enabled=false)";
         }
-        ShuffleCodec codec = codecOf(conf);
-        if (codec == null) {
-            return "spark.io.compression.codec is " + conf.get("spark.io.compression.codec", "lz4")
-                    + "; Sluice frames lz4 and zstd the way Spark does";
-        }
-        if (codec == ShuffleCodec.LZ4_BLOCK) {
-            String block = conf.get("spark.io.compression.lz4.blockSize", "32k");
-            if (conf.getSizeAsBytes("spark.io.compression.lz4.blockSize", "32k") != 32 * 1024) {
-                return "spark.io.compression.lz4.blockSize is " + block + "; Sluice frames lz4 in 32 KiB blocks, "
-                        + "Spark's default";
-            }
-        } else {
-            if (conf.getInt("spark.io.compression.zstd.level", 1) != 1
-                    || conf.getInt("spark.io.compression.zstd.workers", 0) != 0
-                    || conf.getSizeAsBytes("spark.io.compression.zstd.bufferSize", "32k") != 32 * 1024
-                    || conf.contains("spark.io.compression.zstd.strategy")) {
-                return "spark.io.compression.zstd.* is not Spark's default (level 1, no workers, 32 KiB buffer, "
-                        + "no strategy), the zstd Sluice frames";
-            }
-        }
-        return null;
-    }
-
-    private static ShuffleCodec codecOf(SparkConf conf) {
-        String codec = conf.get("spark.io.compression.codec", "lz4").trim();
-        if (codec.equalsIgnoreCase("lz4") || codec.equals("org.apache.spark.io.LZ4CompressionCodec")) {
-            return ShuffleCodec.LZ4_BLOCK;
-        }
-        if (codec.equalsIgnoreCase("zstd") || codec.equals("org.apache.spark.io.ZStdCompressionCodec")) {
-            return ShuffleCodec.ZSTD;
+        if (PieceCompression.of(conf) == null) {
+            return "spark.io.compression.codec is " + conf.get("spark.io.compression.codec", "lz4") + ", whose "
+                    + "streams Spark does not concatenate (CompressionCodec.supportsConcatenationOfSerializedStreams), "
+                    + "and a strategy writes a partition as pieces compressed apart, concatenated";
         }
         return null;
     }

@@ -1,7 +1,5 @@
 package dev.sluice.spark;
 
-import dev.sluice.core.serde.BytesPayload;
-import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.spi.InputBatch;
 import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.ShuffleWriter;
@@ -18,7 +16,7 @@ import scala.reflect.ClassTag$;
  * buffer (Spark's serialization stream per partition, as {@code DiskBlockObjectWriter} keeps one per partition file,
  * and as Celeborn's {@code HashBasedShuffleWriter} copies each row into a per-partition buffer), and once the rows
  * buffered reach the batch size, the batch is cut: one record per non-empty partition, in increasing partition
- * order, each a {@link BytesPayload} that the strategy compresses on whatever thread it likes. The serializer is
+ * order, each a piece ({@link PieceCompression}) that the strategy compresses on whatever thread it likes. The serializer is
  * relocatable (eligibility checked it), so a partition's batches, serialized apart, read as one stream.
  *
  * <p>A record's bytes must stay unchanged until the writer commits (the SPI's contract), so every batch's arrays are
@@ -26,7 +24,7 @@ import scala.reflect.ClassTag$;
  */
 final class RowBatches {
     private final long batchBytes;
-    private final ShuffleCodec codec;
+    private final PieceCompression compression;
     private final PartitionBuffer[] buffers;
     private final SerializationStream[] streams;
     private final long[] rows;
@@ -36,9 +34,9 @@ final class RowBatches {
     private long heldBytes;
     private long batches;
 
-    RowBatches(int partitions, SerializerInstance serializer, long batchBytes, ShuffleCodec codec) {
+    RowBatches(int partitions, SerializerInstance serializer, long batchBytes, PieceCompression compression) {
         this.batchBytes = batchBytes;
-        this.codec = codec;
+        this.compression = compression;
         this.buffers = new PartitionBuffer[partitions];
         this.streams = new SerializationStream[partitions];
         this.rows = new long[partitions];
@@ -97,7 +95,7 @@ final class RowBatches {
             }
             ByteBuffer bytes = buffer.take();
             heldBytes += bytes.capacity();
-            writer.write(new ShuffleRecord(p, new BytesPayload(bytes, rows[p], codec), batch));
+            writer.write(new ShuffleRecord(p, compression.piece(bytes, rows[p]), batch));
             rows[p] = 0;
         }
         batches++;

@@ -1,6 +1,5 @@
 package dev.sluice.spark;
 
-import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.spi.storage.IoSnapshot;
 import java.io.IOException;
@@ -56,6 +55,7 @@ public class SluiceShuffleManager extends SortShuffleManager {
     private final Map<String, StrategySpec> specs = new ConcurrentHashMap<>();
     private volatile SluiceExecutors executors;
     private volatile ShuffleExecutorComponents components;
+    private volatile PieceCompression compression;
 
     /** Checks every {@code spark.sluice.*} setting now: a bad value stops the SparkContext with its reason. */
     public SluiceShuffleManager(SparkConf conf) {
@@ -93,7 +93,7 @@ public class SluiceShuffleManager extends SortShuffleManager {
         if (why != null) {
             return fallBack(handle, mapId, context, metrics, text, why);
         }
-        ShuffleCodec codec = Eligibility.codec(conf);
+        PieceCompression compression = compression();
         SluiceExecutors.Lease lease;
         synchronized (registry) {
             lease = shared.lease(spec, dependency.partitioner().numPartitions(), handle.shuffleId(),
@@ -110,7 +110,7 @@ public class SluiceShuffleManager extends SortShuffleManager {
                 }
             });
             return new StrategyShuffleWriter<>(dependency, mapId, metrics, context.taskMemoryManager(), lease, shared,
-                    codec, settings.batchBytes, conf.getBoolean("spark.shuffle.checksum.enabled", true), single.get(),
+                    compression, settings.batchBytes, conf.getBoolean("spark.shuffle.checksum.enabled", true), single.get(),
                     shuffleBlockResolver(), SparkEnv.get().blockManager().shuffleServerId(),
                     () -> committed(handle.shuffleId(), mapId));
         } catch (RuntimeException | Error e) {
@@ -136,6 +136,20 @@ public class SluiceShuffleManager extends SortShuffleManager {
                     mapId, shuffleId);
             shuffleBlockResolver().removeDataByMap(shuffleId, mapId);
         }
+    }
+
+    /** How this application's pieces are compressed (its settings do not change); made once, on first use. */
+    private PieceCompression compression() {
+        PieceCompression made = compression;
+        if (made == null) {
+            made = Eligibility.compression(conf);
+            if (made == null) {
+                throw new IllegalStateException("no compression for an eligible shuffle: " + Eligibility.class);
+            }
+            LOG.info("Sluice compresses pieces with {}", made.describe());
+            compression = made;
+        }
+        return made;
     }
 
     /** Spark's own writer for this map task, and one line (once per shuffle) saying why. */

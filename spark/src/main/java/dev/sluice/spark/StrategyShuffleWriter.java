@@ -1,6 +1,5 @@
 package dev.sluice.spark;
 
-import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.MapTask;
 import dev.sluice.spi.StreamFormat;
@@ -69,7 +68,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private final SluiceExecutors executors;
     private final CountedStorage storage;
     private final Path dir;
-    private final ShuffleCodec codec;
+    private final PieceCompression compression;
     private final long batchBytes;
     private final boolean checksums;
     private final SingleSpillShuffleMapOutputWriter single;
@@ -83,7 +82,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private boolean transferred;
 
     StrategyShuffleWriter(ShuffleDependency<K, V, ?> dependency, long mapId, ShuffleWriteMetricsReporter metrics,
-                          TaskMemoryManager taskMemory, SluiceExecutors.Lease lease, SluiceExecutors executors, ShuffleCodec codec, long batchBytes,
+                          TaskMemoryManager taskMemory, SluiceExecutors.Lease lease, SluiceExecutors executors, PieceCompression compression, long batchBytes,
                           boolean checksums, SingleSpillShuffleMapOutputWriter single, IndexShuffleBlockResolver resolver,
                           BlockManagerId location, Runnable onCommitted) {
         this.dependency = dependency;
@@ -94,7 +93,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         this.executors = executors;
         this.storage = executors.storage();
         this.dir = executors.scratchFor(resolver.getDataFile(dependency.shuffleId(), mapId));
-        this.codec = codec;
+        this.compression = compression;
         this.batchBytes = batchBytes;
         this.checksums = checksums;
         this.single = single;
@@ -110,7 +109,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         int shuffleId = dependency.shuffleId();
         Partitioner partitioner = dependency.partitioner();
         RowBatches batches = new RowBatches(partitioner.numPartitions(), dependency.serializer().newInstance(),
-                batchBytes, codec);
+                batchBytes, compression);
         MapOutput output = null;
         TaskRows rows = new TaskRows(taskMemory, batches);
         RowBasedChecksum[] rowChecksums = dependency.rowBasedChecksums();

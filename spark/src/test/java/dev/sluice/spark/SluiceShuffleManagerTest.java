@@ -528,14 +528,6 @@ class SluiceShuffleManagerTest {
         assertEquals(SluiceSparkConf.STRATEGY, strategy.parameter());
     }
 
-    @Test
-    void shufflesWithoutCompressionOrWithAnotherCodecAreNotEligible() {
-        assertTrue(Eligibility.codec(new SparkConf(false)) != null);
-        assertEquals(null, Eligibility.codec(new SparkConf(false).set("spark.io.compression.codec", "snappy")));
-        assertEquals(null, Eligibility.codec(new SparkConf(false).set("spark.shuffle.compress", "false")));
-        assertEquals(null, Eligibility.codec(new SparkConf(false).set("spark.io.compression.lz4.blockSize", "64k")));
-    }
-
     private int runningTasks() {
         int running = 0;
         for (org.apache.spark.SparkExecutorInfo executor : spark.sparkContext().statusTracker().getExecutorInfos()) {

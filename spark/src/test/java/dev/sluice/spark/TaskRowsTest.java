@@ -29,7 +29,7 @@ class TaskRowsTest {
         UnifiedMemoryManager memory = new UnifiedMemoryManager(new SparkConf(false), 3 * MIB, 0, 1);
         TaskMemoryManager task = new TaskMemoryManager(memory, 1);
         RowBatches batches = new RowBatches(4, new KryoSerializer(new SparkConf(false)).newInstance(), 64 * MIB,
-                ShuffleCodec.LZ4_BLOCK);
+                new PieceCompression.Framed(ShuffleCodec.LZ4_BLOCK));
         Map<InputBatch, Long> cut = write(task, batches, 6_000);
         assertTrue(cut.size() >= 2 && cut.size() <= 3, cut.size() + " batches: " + cut.values());
         for (long bytes : cut.values()) {
@@ -50,7 +50,7 @@ class TaskRowsTest {
         Holder holder = new Holder(task);
         assertEquals(3 * MIB, holder.acquireMemory(3 * MIB));
         RowBatches batches = new RowBatches(4, new KryoSerializer(new SparkConf(false)).newInstance(), 64 * MIB,
-                ShuffleCodec.LZ4_BLOCK);
+                new PieceCompression.Framed(ShuffleCodec.LZ4_BLOCK));
         Map<InputBatch, Long> cut = write(task, batches, 6_000);
         assertTrue(cut.size() >= 5 && cut.size() <= 7, cut.size() + " batches of 6 MB of rows");
         for (long bytes : cut.values()) {
