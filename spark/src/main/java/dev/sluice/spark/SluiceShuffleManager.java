@@ -65,19 +65,34 @@ public class SluiceShuffleManager extends SortShuffleManager {
         LOG.info("Sluice shuffle manager: {}", settings);
     }
 
+    /**
+     * Spark's own handle for the shuffle inside Sluice's ({@link SluiceHandle}), with the driver's decision whether a
+     * strategy may write it: an ineligible shuffle is logged here, on the driver, once, with the reason.
+     */
+    @Override
+    public <K, V, C> ShuffleHandle registerShuffle(int shuffleId, ShuffleDependency<K, V, C> dependency) {
+        ShuffleHandle spark = super.registerShuffle(shuffleId, dependency);
+        String why = Eligibility.whyNot(dependency, conf, settings);
+        if (why != null && fallbacks.putIfAbsent(shuffleId, why) == null) {
+            LOG.info("Shuffle {} goes to Spark's own writer under any Sluice strategy: {}", shuffleId, why);
+        }
+        return new SluiceHandle<>(shuffleId, dependency, spark, why, MapFigures.register(dependency.rdd().context()));
+    }
+
     @Override
     public <K, V> ShuffleWriter<K, V> getWriter(ShuffleHandle handle, long mapId, TaskContext context,
                                                ShuffleWriteMetricsReporter metrics) {
+        SluiceHandle<?, ?, ?> sluice = (SluiceHandle<?, ?, ?>) handle;
         String local = context.getLocalProperty(SluiceSparkConf.STRATEGY);
         String text = local != null ? local.trim() : settings.strategy;
         if (text.equals(SluiceSparkConf.STOCK)) {
-            return super.getWriter(handle, mapId, context, metrics);
+            return super.getWriter(sluice.spark(), mapId, context, metrics);
         }
         @SuppressWarnings("unchecked")
         ShuffleDependency<K, V, ?> dependency = ((BaseShuffleHandle<K, V, ?>) handle).dependency();
-        String why = Eligibility.whyNot(dependency, conf, settings);
+        String why = sluice.whyNot();
         if (why != null) {
-            return fallBack(handle, mapId, context, metrics, text, why);
+            return fallBack(sluice, mapId, context, metrics, text, why);
         }
         StrategySpec spec = specs.computeIfAbsent(text, t -> settings.spec(
                 local != null ? "local property " + SluiceSparkConf.STRATEGY : SluiceSparkConf.STRATEGY, t));
@@ -91,7 +106,7 @@ public class SluiceShuffleManager extends SortShuffleManager {
         }
         why = Eligibility.whyNotPlugin(single, conf);
         if (why != null) {
-            return fallBack(handle, mapId, context, metrics, text, why);
+            return fallBack(sluice, mapId, context, metrics, text, why);
         }
         PieceCompression compression = compression();
         SluiceExecutors.Lease lease;
@@ -112,7 +127,13 @@ public class SluiceShuffleManager extends SortShuffleManager {
             return new StrategyShuffleWriter<>(dependency, mapId, metrics, context.taskMemoryManager(), lease, shared,
                     compression, settings.batchBytes, conf.getBoolean("spark.shuffle.checksum.enabled", true), single.get(),
                     shuffleBlockResolver(), SparkEnv.get().blockManager().shuffleServerId(),
-                    () -> committed(handle.shuffleId(), mapId));
+                    (batches, forMemory) -> {
+                        shared.addBatches(batches, forMemory);
+                        sluice.figures().mapOutputs.add(1);
+                        sluice.figures().batches.add(batches);
+                        sluice.figures().batchesForMemory.add(forMemory);
+                        committed(handle.shuffleId(), mapId);
+                    });
         } catch (RuntimeException | Error e) {
             lease.release();
             throw e;
@@ -152,13 +173,14 @@ public class SluiceShuffleManager extends SortShuffleManager {
         return made;
     }
 
-    /** Spark's own writer for this map task, and one line (once per shuffle) saying why. */
-    private <K, V> ShuffleWriter<K, V> fallBack(ShuffleHandle handle, long mapId, TaskContext context,
+    /** Spark's own writer for this map task, counted in the shuffle's figures, and one line (once per shuffle). */
+    private <K, V> ShuffleWriter<K, V> fallBack(SluiceHandle<?, ?, ?> handle, long mapId, TaskContext context,
                                                ShuffleWriteMetricsReporter metrics, String strategy, String why) {
+        handle.figures().fallbacks.add(1);
         if (fallbacks.putIfAbsent(handle.shuffleId(), why) == null) {
             LOG.info("Shuffle {} goes to Spark's own writer, not Sluice's {}: {}", handle.shuffleId(), strategy, why);
         }
-        return super.getWriter(handle, mapId, context, metrics);
+        return super.getWriter(handle.spark(), mapId, context, metrics);
     }
 
     /**

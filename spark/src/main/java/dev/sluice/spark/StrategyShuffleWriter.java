@@ -74,7 +74,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private final SingleSpillShuffleMapOutputWriter single;
     private final IndexShuffleBlockResolver resolver;
     private final BlockManagerId location;
-    private final Runnable onCommitted;
+    private final Committed onCommitted;
     private MapStatus status;
     private long[] partitionLengths;
     private boolean stopped;
@@ -84,7 +84,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     StrategyShuffleWriter(ShuffleDependency<K, V, ?> dependency, long mapId, ShuffleWriteMetricsReporter metrics,
                           TaskMemoryManager taskMemory, SluiceExecutors.Lease lease, SluiceExecutors executors, PieceCompression compression, long batchBytes,
                           boolean checksums, SingleSpillShuffleMapOutputWriter single, IndexShuffleBlockResolver resolver,
-                          BlockManagerId location, Runnable onCommitted) {
+                          BlockManagerId location, Committed onCommitted) {
         this.dependency = dependency;
         this.mapId = mapId;
         this.metrics = metrics;
@@ -160,13 +160,12 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         for (long length : partitionLengths) {
             bytes += length;
         }
-        executors.addBatches(batches.batches(), rows.spills());
         metrics.incRecordsWritten(batches.records());
         metrics.incBytesWritten(bytes);
         metrics.incWriteTime(System.nanoTime() - start - fetchNanos);
         status = MapStatus$.MODULE$.apply(location, partitionLengths, mapId,
                 rowChecksums.length > 0 ? RowBasedChecksum.getAggregatedChecksumValue(rowChecksums) : 0L);
-        onCommitted.run();
+        onCommitted.committed(batches.batches(), rows.spills());
     }
 
     /**
@@ -240,6 +239,11 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
             failure.addSuppressed(e);
         }
         return failure;
+    }
+
+    /** What the manager records of a committed map task: its batches, and of them those cut for Spark's memory. */
+    interface Committed {
+        void committed(long batches, long batchesForMemory);
     }
 
     @Override

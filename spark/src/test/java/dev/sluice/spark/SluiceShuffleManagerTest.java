@@ -353,11 +353,70 @@ class SluiceShuffleManagerTest {
             numbers.add(i);
         }
         JavaPairRDD<Integer, Integer> pairs = sc.parallelize(numbers, 2).mapToPair(i -> new Tuple2<>(i % 10, 1));
-        List<Tuple2<Integer, Integer>> counts = pairs.reduceByKey(Integer::sum).collect();
+        SluiceTasks tasks = new SluiceTasks();
+        spark.sparkContext().addSparkListener(tasks);
+        List<Tuple2<Integer, Integer>> counts;
+        try {
+            counts = pairs.reduceByKey(Integer::sum).collect();
+            tasks.drain();
+        } finally {
+            spark.sparkContext().removeSparkListener(tasks);
+        }
         assertEquals(10, counts.size());
         counts.forEach(c -> assertEquals(1000, c._2()));
         assertTrue(manager().fallbacks().stream().anyMatch(f -> f.contains("JavaSerializer does not support relocation")),
                 manager().fallbacks().toString());
+        // Each of the 2 map tasks told the driver it went to Spark's writer.
+        assertEquals(java.util.Map.of(MapFigures.FALLBACKS, 2L), tasks.sums);
+    }
+
+    /**
+     * Every map task tells the driver, in its Sluice accumulators, whether a strategy wrote it and what it cut: the
+     * figures a listener on the driver reads in any master mode (spark-bench's check).
+     */
+    @Test
+    void everyMapTaskReportsToTheDriverThatSluiceWroteItAndItsBatches() {
+        SluiceTasks tasks = new SluiceTasks();
+        spark.sparkContext().addSparkListener(tasks);
+        try {
+            assertEquals(stock, job("buffered"));
+            tasks.drain();
+        } finally {
+            spark.sparkContext().removeSparkListener(tasks);
+        }
+        // Every shuffle map task of the job (the repartition's 2, the aggregation's 16, the sort's), none other.
+        assertTrue(tasks.mapTasks.get() >= 18, tasks.mapTasks + " shuffle map tasks");
+        assertEquals(tasks.mapTasks.get(), tasks.sums.get(MapFigures.MAP_OUTPUTS), tasks.sums.toString());
+        assertTrue(tasks.sums.get(MapFigures.BATCHES) >= tasks.mapTasks.get(), tasks.sums.toString());
+        assertEquals(0L, tasks.sums.getOrDefault(MapFigures.FALLBACKS, 0L), tasks.sums.toString());
+    }
+
+    /** Sums of the Sluice accumulators' updates in the tasks that ended while it listened. */
+    private final class SluiceTasks extends org.apache.spark.scheduler.SparkListener {
+        final java.util.Map<String, Long> sums = new java.util.concurrent.ConcurrentSkipListMap<>();
+        final java.util.concurrent.atomic.AtomicLong mapTasks = new java.util.concurrent.atomic.AtomicLong();
+
+        @Override
+        public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+            if (end.taskType().equals("ShuffleMapTask")) {
+                mapTasks.incrementAndGet();
+            }
+            for (org.apache.spark.scheduler.AccumulableInfo info
+                    : scala.jdk.javaapi.CollectionConverters.asJava(end.taskInfo().accumulables())) {
+                String name = info.name().isDefined() ? info.name().get() : "";
+                if (name.startsWith("sluice.") && info.update().isDefined() && (Long) info.update().get() != 0) {
+                    sums.merge(name, (Long) info.update().get(), Long::sum);
+                }
+            }
+        }
+
+        void drain() {
+            try {
+                spark.sparkContext().listenerBus().waitUntilEmpty(60_000);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("Spark's listener bus did not empty", e);
+            }
+        }
     }
 
     @Test

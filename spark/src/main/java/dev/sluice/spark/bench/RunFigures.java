@@ -9,13 +9,20 @@ import java.util.Map;
  * execution, {@code driverMillis} the driver's clock around the write; the stage figures are Spark's events'; the
  * peaks are this JVM's ({@link MemoryPeaks}). The peaks, {@code sluiceBatches}, {@code sluice} (Sluice's counted
  * I/O during the run) and {@code fallbacks} (the run's shuffles that went to Spark's own writer, with the reason) are
- * null where the executors are other JVMs.
+ * null where the executors are other JVMs. {@code sluiceTasks} is the mapper stage's Sluice accumulators as its tasks
+ * reported them ({@code mapOutputs}, {@code fallbacks}, {@code batches}, {@code batchesForMemory}), in any master
+ * mode.
  */
 record RunFigures(String writer, int iteration, boolean warmup, long queryMillis, long driverMillis,
                   long mapperStageMillis, long sumTaskMillis, long reducerStageMillis, long mapperGcMillis,
                   long reducerGcMillis, Long peakHeapBytes, Long peakOffHeapBytes, long shuffleBytes,
                   long shuffleRecords, long shuffleWriteTimeMillis, long rows, boolean verified, Long sluiceBatches,
-                  IoSnapshot sluice, java.util.List<String> fallbacks) {
+                  IoSnapshot sluice, java.util.List<String> fallbacks, Map<String, Long> sluiceTasks) {
+
+    /** The mapper stage's Sluice accumulator {@code name} (without its prefix), 0 where no task reported it. */
+    long sluiceTask(String name) {
+        return sluiceTasks == null ? 0 : sluiceTasks.getOrDefault(name, 0L);
+    }
 
     /** The figures the summary compares, by their JSON names. */
     double figure(String name) {
@@ -77,6 +84,7 @@ record RunFigures(String writer, int iteration, boolean warmup, long queryMillis
             line.put("sluice", null);
         }
         line.put("fallbacks", fallbacks);
+        line.put("sluiceTasks", sluiceTasks);
         return line;
     }
 }

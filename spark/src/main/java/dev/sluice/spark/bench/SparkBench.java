@@ -121,10 +121,15 @@ public final class SparkBench {
                     throw new IllegalStateException(writer + " wrote parquet that differs from the source rows: "
                             + line);
                 }
-                if (!writer.equals(SluiceSparkConf.STOCK) && run.fallbacks() != null && !run.fallbacks().isEmpty()
-                        && !options.allowFallback) {
-                    throw new IllegalStateException(writer + "'s run went to Spark's own writer, so it measured "
-                            + "Spark's writer under Sluice's name: " + run.fallbacks() + " (--allow-fallback runs on)");
+                long written = run.sluiceTask("mapOutputs");
+                long fellBack = run.sluiceTask("fallbacks");
+                if (!writer.equals(SluiceSparkConf.STOCK) && !options.allowFallback
+                        && (fellBack > 0 || written < job.shape().tasks())) {
+                    throw new IllegalStateException(writer + "'s run: Sluice wrote " + written + " of the "
+                            + job.shape().tasks() + " map outputs and " + fellBack + " map tasks went to Spark's own "
+                            + "writer, so it measured Spark's writer under Sluice's name ("
+                            + (run.fallbacks() != null ? run.fallbacks() : "the executors' logs say why")
+                            + "; --allow-fallback runs on)");
                 }
                 summary.add(job.shape(), run);
             }

@@ -27,6 +27,8 @@ final class StageFigures extends SparkListener {
         long gcMillis;
         long tasks;
         long stageMillis = -1;
+        /** Sluice's accumulators of the stage's tasks (dev.sluice.spark.MapFigures), by name: any master mode. */
+        final Map<String, Long> sluice = new java.util.TreeMap<>();
 
         private void add(Stage stage) {
             taskMillis += stage.taskMillis;
@@ -36,8 +38,12 @@ final class StageFigures extends SparkListener {
             gcMillis += stage.gcMillis;
             tasks += stage.tasks;
             stageMillis += Math.max(0, stage.stageMillis);
+            stage.sluice.forEach((name, n) -> sluice.merge(name, n, Long::sum));
         }
     }
+
+    /** The prefix of Sluice's accumulators' names. */
+    static final String SLUICE = "sluice.";
 
     private final Map<Integer, Stage> stages = new ConcurrentHashMap<>();
     /** Shuffles written since the caller last took them, measured or not. */
@@ -59,6 +65,14 @@ final class StageFigures extends SparkListener {
                 stage.shuffleBytes += write.bytesWritten();
                 stage.shuffleRecords += write.recordsWritten();
                 stage.shuffleWriteNanos += write.writeTime();
+            }
+            for (org.apache.spark.scheduler.AccumulableInfo accumulable
+                    : scala.jdk.javaapi.CollectionConverters.asJava(end.taskInfo().accumulables())) {
+                String name = accumulable.name().isDefined() ? accumulable.name().get() : "";
+                if (name.startsWith(SLUICE) && accumulable.update().isDefined()
+                        && accumulable.update().get() instanceof Long update) {
+                    stage.sluice.merge(name, update, Long::sum);
+                }
             }
         }
     }

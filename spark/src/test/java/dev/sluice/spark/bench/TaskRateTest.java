@@ -9,6 +9,7 @@ import dev.sluice.core.device.TaskRate;
 import dev.sluice.core.device.TaskRateCache;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TaskRateTest {
     private static RunFigures run(long mapperStageMillis, long shuffleBytes) {
         return new RunFigures("per-batch", 1, false, 0, 0, mapperStageMillis, 0, 0, 0, 0, null, null, shuffleBytes, 0,
-                0, 0, true, null, null, null);
+                0, 0, true, null, null, null, Map.of());
     }
 
     @Test
