@@ -139,7 +139,7 @@ final class SeedJob {
     }
 
     /** The stage's Sluice accumulators by name, without their common prefix. */
-    private static java.util.Map<String, Long> sluiceTasks(StageFigures.Stage stage) {
+    static java.util.Map<String, Long> sluiceTasks(StageFigures.Stage stage) {
         java.util.Map<String, Long> out = new java.util.TreeMap<>();
         stage.sluice.forEach((name, n) -> out.put(name.substring(StageFigures.SLUICE.length()), n));
         return out;

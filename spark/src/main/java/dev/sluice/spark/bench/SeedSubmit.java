@@ -20,15 +20,16 @@ import scala.Tuple2;
  * lines): {@code spark.range(0, rows, 1, tasks)} with the seed's four columns, {@code repartition(partitions)},
  * {@code write.parquet(out)}, under whatever writer the application's {@code spark.sluice.strategy} names. The
  * output is read back and compared with the source rows (row count and the sum of every row's xxhash64); then every
- * executor's Sluice manager is asked what it did (batches cut, shuffles sent to Spark's writers and why). One JSON
- * line on stdout; exit status 1 when the output differs from the source.
+ * executor's Sluice manager is asked what it did (batches cut, shuffles sent to Spark's writers and why). The measured
+ * write's own map tasks report in Sluice's accumulators ({@code sluiceTasks}: map outputs a strategy wrote, map tasks
+ * that went to Spark's writer). One JSON line on stdout; exit status 1 when the output differs from the source.
  *
  * <p>Arguments: {@code ROWS TASKS PARTITIONS OUT}.
  */
 public final class SeedSubmit {
     private SeedSubmit() {}
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.util.concurrent.TimeoutException {
         if (args.length != 4) {
             System.err.println("usage: SeedSubmit ROWS TASKS PARTITIONS OUT (got " + args.length + " arguments)");
             System.exit(2);
@@ -45,9 +46,15 @@ public final class SeedSubmit {
             Dataset<Row> source = spark.range(0, rows, 1, tasks)
                     .selectExpr("id", "xxhash64(id) as a", "rand(7) as r", "id % 1000 as k");
             Row expected = SeedJob.fingerprint(source);
+            StageFigures stages = new StageFigures();
+            spark.sparkContext().listenerBus().waitUntilEmpty(120_000);
+            spark.sparkContext().addSparkListener(stages);
             long start = System.nanoTime();
             source.repartition(partitions).write().parquet(out);
             long writeMillis = (System.nanoTime() - start) / 1_000_000;
+            spark.sparkContext().listenerBus().waitUntilEmpty(120_000);
+            spark.sparkContext().removeSparkListener(stages);
+            StageFigures.Stage mapper = stages.mapper();
             Row written = SeedJob.fingerprint(spark.read().parquet(out));
             verified = written.getLong(0) == expected.getLong(0) && written.get(1).equals(expected.get(1));
             Map<String, Object> line = new LinkedHashMap<>();
@@ -62,6 +69,10 @@ public final class SeedSubmit {
             line.put("checksum", String.valueOf(written.get(1)));
             line.put("expected", String.valueOf(expected.get(1)));
             line.put("verified", verified);
+            line.put("spark", org.apache.spark.package$.MODULE$.SPARK_VERSION());
+            // The measured write's mapper stage: its tasks, and what they reported in Sluice's accumulators.
+            line.put("mapTasks", mapper.tasks);
+            line.put("sluiceTasks", SeedJob.sluiceTasks(mapper));
             line.put("executors", askExecutors(spark));
             System.out.println(Json.line(line));
         } finally {
