@@ -49,6 +49,8 @@ public final class SeedSubmit {
             StageFigures stages = new StageFigures();
             spark.sparkContext().listenerBus().waitUntilEmpty(120_000);
             spark.sparkContext().addSparkListener(stages);
+            // What spark-cluster-check waits for before it kills an executor mid-write.
+            System.err.println("seed-submit: the measured write starts");
             long start = System.nanoTime();
             source.repartition(partitions).write().parquet(out);
             long writeMillis = (System.nanoTime() - start) / 1_000_000;
@@ -72,6 +74,8 @@ public final class SeedSubmit {
             line.put("spark", org.apache.spark.package$.MODULE$.SPARK_VERSION());
             // The measured write's mapper stage: its tasks, and what they reported in Sluice's accumulators.
             line.put("mapTasks", mapper.tasks);
+            line.put("mapTasksUnsuccessful", mapper.unsuccessful);
+            line.put("mapTasksSpeculative", mapper.speculative);
             line.put("sluiceTasks", SeedJob.sluiceTasks(mapper));
             line.put("executors", askExecutors(spark));
             System.out.println(Json.line(line));

@@ -26,6 +26,10 @@ final class StageFigures extends SparkListener {
         long shuffleWriteNanos;
         long gcMillis;
         long tasks;
+        /** Task attempts that did not succeed (failed, killed, lost with their executor). */
+        long unsuccessful;
+        /** Speculative task attempts. */
+        long speculative;
         long stageMillis = -1;
         /** Sluice's accumulators of the stage's tasks (dev.sluice.spark.MapFigures), by name: any master mode. */
         final Map<String, Long> sluice = new java.util.TreeMap<>();
@@ -37,6 +41,8 @@ final class StageFigures extends SparkListener {
             shuffleWriteNanos += stage.shuffleWriteNanos;
             gcMillis += stage.gcMillis;
             tasks += stage.tasks;
+            unsuccessful += stage.unsuccessful;
+            speculative += stage.speculative;
             stageMillis += Math.max(0, stage.stageMillis);
             stage.sluice.forEach((name, n) -> sluice.merge(name, n, Long::sum));
         }
@@ -59,6 +65,12 @@ final class StageFigures extends SparkListener {
         synchronized (stage) {
             stage.taskMillis += end.taskInfo().duration();
             stage.tasks++;
+            if (!(end.reason() instanceof org.apache.spark.Success$)) {
+                stage.unsuccessful++;
+            }
+            if (end.taskInfo().speculative()) {
+                stage.speculative++;
+            }
             if (end.taskMetrics() != null) {
                 stage.gcMillis += end.taskMetrics().jvmGCTime();
                 ShuffleWriteMetrics write = end.taskMetrics().shuffleWriteMetrics();
