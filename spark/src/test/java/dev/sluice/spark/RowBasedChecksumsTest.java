@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.spi.storage.Cleanup;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.MapOutputTrackerMaster;
@@ -36,23 +33,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RowBasedChecksumsTest {
     private static final int MAPS = 3;
-    private Path localDir;
+    private LocalSpark local;
     private SparkSession spark;
 
     @BeforeAll
     void startSpark() throws IOException {
-        localDir = Files.createTempDirectory("sluice-spark-checksums");
         // local[2,2]: a task may fail once and run again.
-        spark = SparkSession.builder().master("local[2,2]").appName("sluice-row-checksums-test")
-                .config("spark.shuffle.manager", SluiceShuffleManager.class.getName())
-                .config(SluiceSparkConf.BATCH_BYTES, "64k")
-                .config("spark.sql.shuffle.orderIndependentChecksum.enabled", "true")
-                .config("spark.sql.shuffle.orderIndependentChecksum.enableFullRetryOnMismatch", "true")
-                .config("spark.sql.adaptive.enabled", "false")
-                .config("spark.sql.shuffle.partitions", "4")
-                .config("spark.local.dir", localDir.toString())
-                .config("spark.ui.enabled", "false")
-                .getOrCreate();
+        local = LocalSpark.start("row-checksums", "local[2,2]", java.util.Map.of(
+                SluiceSparkConf.BATCH_BYTES, "64k",
+                "spark.sql.shuffle.orderIndependentChecksum.enabled", "true",
+                "spark.sql.shuffle.orderIndependentChecksum.enableFullRetryOnMismatch", "true",
+                "spark.sql.adaptive.enabled", "false",
+                "spark.sql.shuffle.partitions", "4"));
+        spark = local.spark;
         // Fails map task 0's first attempt once it has passed some rows to the writer.
         spark.udf().register("failFirstAttempt", (UDF1<Long, Long>) id -> {
             TaskContext task = TaskContext.get();
@@ -65,12 +58,7 @@ class RowBasedChecksumsTest {
 
     @AfterAll
     void stopSpark() throws IOException {
-        try {
-            spark.stop();
-        } finally {
-            org.apache.spark.util.Utils$.MODULE$.clearLocalRootDirs();
-            Cleanup.deleteTree(localDir);
-        }
+        local.close();
     }
 
     @ParameterizedTest

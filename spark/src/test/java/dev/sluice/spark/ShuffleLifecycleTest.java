@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.spi.storage.Cleanup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,29 +46,19 @@ class ShuffleLifecycleTest {
     /** Counted down by the first map task once its writer exists (it pulls its first row). */
     static final CountDownLatch ENTERED = new CountDownLatch(1);
 
-    private Path localDir;
+    private LocalSpark local;
     private SparkSession spark;
 
     @BeforeAll
     void startSpark() throws IOException {
-        localDir = Files.createTempDirectory("sluice-spark-lifecycle");
-        spark = SparkSession.builder().master("local[1]").appName("sluice-lifecycle-test")
-                .config("spark.shuffle.manager", SluiceShuffleManager.class.getName())
-                .config(SluiceSparkConf.STRATEGY, "per-batch")
-                .config(SluiceSparkConf.THREADS, "2")
-                .config("spark.local.dir", localDir.toString())
-                .config("spark.ui.enabled", "false")
-                .getOrCreate();
+        local = LocalSpark.start("lifecycle", "local[1]",
+                java.util.Map.of(SluiceSparkConf.STRATEGY, "per-batch", SluiceSparkConf.THREADS, "2"));
+        spark = local.spark;
     }
 
     @AfterAll
     void stopSpark() throws IOException {
-        try {
-            spark.stop();
-        } finally {
-            org.apache.spark.util.Utils$.MODULE$.clearLocalRootDirs();
-            Cleanup.deleteTree(localDir);
-        }
+        local.close();
     }
 
     /**
@@ -148,7 +137,7 @@ class ShuffleLifecycleTest {
 
     /** Spark's and Sluice's files of {@code shuffleId} under the local dir. */
     private List<String> files(int shuffleId) throws IOException {
-        try (Stream<Path> walk = Files.walk(localDir)) {
+        try (Stream<Path> walk = Files.walk(local.localDir())) {
             return walk.filter(Files::isRegularFile).map(p -> p.getFileName().toString())
                     .filter(name -> name.startsWith("shuffle_" + shuffleId + "_")).sorted()
                     .collect(Collectors.toList());

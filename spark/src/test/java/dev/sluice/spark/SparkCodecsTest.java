@@ -8,10 +8,7 @@ import static org.apache.spark.sql.functions.sum;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.spi.storage.Cleanup;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.sql.Row;
@@ -29,21 +26,15 @@ class SparkCodecsTest {
     @ValueSource(strings = {"spark.io.compression.codec=snappy",
         "spark.io.compression.codec=zstd;spark.io.compression.zstd.level=3", "spark.shuffle.compress=false"})
     void everyStrategyWritesTheShuffleAndSparkReadsStocksRows(String settings) throws IOException {
-        Path localDir = Files.createTempDirectory("sluice-spark-codecs");
-        SparkSession.Builder builder = SparkSession.builder().master("local[2]").appName("sluice-codecs-test")
-                .config("spark.shuffle.manager", SluiceShuffleManager.class.getName())
-                // Several batches per map task: a partition is a chain of pieces compressed apart.
-                .config(SluiceSparkConf.BATCH_BYTES, "128k")
-                .config(SluiceSparkConf.THREADS, "2")
-                .config("spark.sql.shuffle.partitions", "4")
-                .config("spark.local.dir", localDir.toString())
-                .config("spark.ui.enabled", "false");
+        // Several batches per map task: a partition is a chain of pieces compressed apart.
+        java.util.Map<String, String> conf = new java.util.HashMap<>(java.util.Map.of(SluiceSparkConf.BATCH_BYTES,
+                "128k", SluiceSparkConf.THREADS, "2", "spark.sql.shuffle.partitions", "4"));
         for (String setting : settings.split(";")) {
             int eq = setting.indexOf('=');
-            builder.config(setting.substring(0, eq), setting.substring(eq + 1));
+            conf.put(setting.substring(0, eq), setting.substring(eq + 1));
         }
-        SparkSession spark = builder.getOrCreate();
-        try {
+        try (LocalSpark local = LocalSpark.start("codecs", "local[2]", conf)) {
+            SparkSession spark = local.spark;
             List<Row> stock = job(spark, "stock");
             SluiceShuffleManager manager = (SluiceShuffleManager) SparkEnv.get().shuffleManager();
             for (String strategy : List.of("per-batch", "buffered", "async")) {
@@ -53,10 +44,6 @@ class SparkCodecsTest {
                         + (manager.batchesCut() - batches) + " batches cut");
             }
             assertEquals(List.of(), manager.fallbacks(), settings);
-        } finally {
-            spark.stop();
-            org.apache.spark.util.Utils$.MODULE$.clearLocalRootDirs();
-            Cleanup.deleteTree(localDir);
         }
     }
 
