@@ -290,9 +290,7 @@ public class SluiceShuffleManager extends SortShuffleManager {
 
     /** The shuffles of this JVM that went to Spark's own writer, each with the reason, in shuffle order. */
     public List<String> fallbacks() {
-        List<String> out = new ArrayList<>();
-        new java.util.TreeMap<>(fallbacks).forEach((id, why) -> out.add("shuffle " + id + ": " + why));
-        return out;
+        return fallbacks(fallbacks.keySet());
     }
 
     /** Of {@code shuffleIds}, those that went to Spark's own writer in this JVM, each with the reason, in order. */

@@ -76,7 +76,7 @@ public final class SeedSubmit {
             line.put("mapTasks", mapper.tasks);
             line.put("mapTasksUnsuccessful", mapper.unsuccessful);
             line.put("mapTasksSpeculative", mapper.speculative);
-            line.put("sluiceTasks", SeedJob.sluiceTasks(mapper));
+            line.put("sluiceTasks", mapper.sluiceTasks());
             line.put("executors", askExecutors(spark));
             System.out.println(Json.line(line));
         } finally {

@@ -31,8 +31,16 @@ final class StageFigures extends SparkListener {
         /** Speculative task attempts. */
         long speculative;
         long stageMillis = -1;
-        /** Sluice's accumulators of the stage's tasks (dev.sluice.spark.MapFigures), by name: any master mode. */
-        final Map<String, Long> sluice = new java.util.TreeMap<>();
+        /**
+         * Sluice's accumulators of the stage's tasks (dev.sluice.spark.MapFigures), summed, by name without their
+         * common prefix: any master mode.
+         */
+        private final Map<String, Long> sluice = new java.util.TreeMap<>();
+
+        /** The stage's Sluice accumulators, summed over its tasks ({@code mapOutputs}, {@code fallbacks}, ...). */
+        Map<String, Long> sluiceTasks() {
+            return new java.util.TreeMap<>(sluice);
+        }
 
         private void add(Stage stage) {
             taskMillis += stage.taskMillis;
@@ -49,7 +57,7 @@ final class StageFigures extends SparkListener {
     }
 
     /** The prefix of Sluice's accumulators' names. */
-    static final String SLUICE = "sluice.";
+    private static final String SLUICE = "sluice.";
 
     private final Map<Integer, Stage> stages = new ConcurrentHashMap<>();
     /** Shuffles written since the caller last took them, measured or not. */
@@ -83,7 +91,7 @@ final class StageFigures extends SparkListener {
                 String name = accumulable.name().isDefined() ? accumulable.name().get() : "";
                 if (name.startsWith(SLUICE) && accumulable.update().isDefined()
                         && accumulable.update().get() instanceof Long update) {
-                    stage.sluice.merge(name, update, Long::sum);
+                    stage.sluice.merge(name.substring(SLUICE.length()), update, Long::sum);
                 }
             }
         }
