@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.util.Locale;
+import java.util.function.LongUnaryOperator;
 import org.apache.spark.SparkConf;
 import org.apache.spark.io.CompressionCodec;
 import org.apache.spark.io.CompressionCodec$;
@@ -81,7 +82,7 @@ abstract class PieceCompression {
      * 16-byte stream header, 4 bytes a block and at most {@code 32 + B + B/6}; lzf's chunks of at most 64 KiB with a
      * 7-byte header; zstd's {@code ZSTD_compressBound} ({@code n + n/256 + 512}) with room for its block headers.
      */
-    static Bound bound(String shortName, SparkConf conf) {
+    static LongUnaryOperator bound(String shortName, SparkConf conf) {
         switch (shortName) {
             case "lz4" -> {
                 long block = conf.getSizeAsBytes("spark.io.compression.lz4.blockSize", "32k");
@@ -98,11 +99,6 @@ abstract class PieceCompression {
                 return n -> n + n / 128 + 1024;
             }
         }
-    }
-
-    /** A codec's worst case for a piece of {@code n} bytes. */
-    interface Bound {
-        long of(long n);
     }
 
     /** Sluice's own framing, Spark's byte for byte. */
@@ -128,9 +124,9 @@ abstract class PieceCompression {
     static final class SparkStreams extends PieceCompression {
         private final CompressionCodec codec;
         private final String name;
-        private final Bound bound;
+        private final LongUnaryOperator bound;
 
-        SparkStreams(CompressionCodec codec, String name, Bound bound) {
+        SparkStreams(CompressionCodec codec, String name, LongUnaryOperator bound) {
             this.codec = codec;
             this.name = name;
             this.bound = bound;
@@ -168,7 +164,7 @@ abstract class PieceCompression {
 
             @Override
             public long serializedBound() {
-                return bound.of(bytes.remaining());
+                return bound.applyAsLong(bytes.remaining());
             }
 
             @Override
