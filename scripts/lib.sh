@@ -10,6 +10,11 @@ bench_jar="$root/bench/target/sluice-bench.jar"
 script="$(basename "$0")"
 
 # Usage errors: a message naming what was wrong, exit status 2.
+# The Spark lines Sluice's manager is built and tested for (BenchOptions.SPARK_LINES), each with the module whose
+# build holds its class paths (target/classpath-*.txt); the newest is the scripts' default.
+declare -A spark_modules=([4.1.1]=spark [4.2.0]=spark-4.2)
+spark_newest=4.2.0
+
 die() {
   echo "$script: $*" >&2
   echo "$script: see '$script --help'" >&2
