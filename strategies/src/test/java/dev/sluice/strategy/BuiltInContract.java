@@ -25,10 +25,8 @@ abstract class BuiltInContract extends ShuffleWriterContract {
 
     @Override
     protected List<String> variants() {
-        return Strategies.codePaths().map(StrategySpec::text)
-                .filter(text -> text.equals(name) || text.startsWith(name + ":"))
-                .map(text -> text + ":fileBuffer=4k:maxBytesInFlight=64k")
-                .collect(Collectors.toList());
+        return Strategies.codePaths().filter(spec -> spec.name().equals(name)).map(Strategies::small)
+                .map(StrategySpec::text).collect(Collectors.toList());
     }
 
     @Override

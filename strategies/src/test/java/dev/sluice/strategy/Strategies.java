@@ -5,7 +5,11 @@ import dev.sluice.core.strategy.StrategySpec;
 import dev.sluice.strategy.consolidating.AsyncWriterFactory;
 import dev.sluice.strategy.consolidating.BufferedWriterFactory;
 import dev.sluice.strategy.ideal.IdealWriterFactory;
+import dev.sluice.strategy.perbatch.BypassWriterFactory;
 import dev.sluice.strategy.perbatch.PerBatchWriterFactory;
+import dev.sluice.strategy.sort.SortWriterFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 
 /** The strategy specs tests run. */
@@ -21,10 +25,26 @@ public final class Strategies {
         return spec(spec.text() + ":" + String.join(":", options));
     }
 
+    /**
+     * {@code spec} with small file buffers and a small in-flight quota, where it has such options, so that files see
+     * many writes and task threads wait.
+     */
+    public static StrategySpec small(StrategySpec spec) {
+        List<String> options = new ArrayList<>();
+        for (String name : List.of("fileBuffer=4k", "maxBytesInFlight=64k")) {
+            String key = name.substring(0, name.indexOf('='));
+            if (spec.factory().options().all().stream().anyMatch(o -> o.name().equals(key))) {
+                options.add(name);
+            }
+        }
+        return options.isEmpty() ? spec : with(spec, options.toArray(new String[0]));
+    }
+
     /** Every strategy at its defaults (upstream's), the presets, and the {@code ideal} reference. */
     public static Stream<StrategySpec> defaults() {
         return Stream.of(StrategySpec.of(new PerBatchWriterFactory()), StrategySpec.of(new BufferedWriterFactory()),
-                StrategySpec.of(new AsyncWriterFactory()), spec(Presets.CONSOLIDATED_BEST), spec(Presets.UPSTREAM_HEAD),
+                StrategySpec.of(new AsyncWriterFactory()),
+                StrategySpec.of(new BypassWriterFactory()), StrategySpec.of(new SortWriterFactory()), spec(Presets.CONSOLIDATED_BEST), spec(Presets.UPSTREAM_HEAD),
                 StrategySpec.of(new IdealWriterFactory()));
     }
 
@@ -37,6 +57,11 @@ public final class Strategies {
         return Stream.of(
                 "per-batch",
                 "per-batch:mergeCopy=stream:checksum=false",
+                "bypass",
+                "bypass:mergeCopy=stream:checksum=false",
+                "sort",
+                "sort:pageSize=64k:initialBuffer=4",
+                "sort:pageSize=64k:initialBuffer=4:mergeCopy=stream:checksum=false:diskWriteBuffer=1k",
                 "buffered:initialPartial=64k",
                 "buffered:initialPartial=64k:merger=cooperative",
                 "buffered:initialPartial=64k:memoryBound=partials-only",

@@ -39,8 +39,12 @@ class WriterFailureTest {
     @TempDir
     Path dir;
 
+    /**
+     * The strategies with writer threads: bypass and sort compress on the task thread, where the kit's payload failure
+     * covers the same failure.
+     */
     static Stream<StrategySpec> strategies() {
-        return Strategies.codePaths().map(s -> Strategies.with(s, "fileBuffer=4k", "maxBytesInFlight=64k"));
+        return Strategies.codePaths().filter(s -> !List.of("bypass", "sort").contains(s.name())).map(Strategies::small);
     }
 
     @ParameterizedTest

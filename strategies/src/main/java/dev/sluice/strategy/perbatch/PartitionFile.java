@@ -82,7 +82,7 @@ final class PartitionFile {
     }
 
     /** Appends the finished file to {@code target} through {@code copyBuffer}, one read and one write per fill. */
-    void copyTo(WritableFile target, ByteBuffer copyBuffer) throws IOException {
+    void copyTo(WritableByteChannel target, ByteBuffer copyBuffer) throws IOException {
         try (ReadableFile in = storage.openForRead(path)) {
             long position = 0;
             while (true) {
@@ -93,7 +93,9 @@ final class PartitionFile {
                 }
                 position += n;
                 copyBuffer.flip();
-                target.write(copyBuffer);
+                while (copyBuffer.hasRemaining()) {
+                    target.write(copyBuffer);
+                }
             }
         }
     }

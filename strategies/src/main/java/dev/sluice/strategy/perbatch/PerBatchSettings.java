@@ -1,6 +1,7 @@
 package dev.sluice.strategy.perbatch;
 
 import dev.sluice.spi.option.OptionValues;
+import dev.sluice.strategy.support.MergeCopy;
 
 /** The per-batch strategy's option values, resolved once per executor. */
 final class PerBatchSettings {

@@ -13,6 +13,7 @@ import dev.sluice.spi.storage.PartitionChecksums;
 import dev.sluice.strategy.support.BackgroundWriter;
 import dev.sluice.strategy.support.ByteQuota;
 import dev.sluice.strategy.support.MemoryBudget;
+import dev.sluice.strategy.support.MergeCopy;
 import dev.sluice.strategy.support.Slots;
 import java.io.IOException;
 

@@ -12,6 +12,7 @@ import dev.sluice.spi.option.OptionValues;
 import dev.sluice.spi.option.StrategyOption;
 import dev.sluice.spi.option.StrategyOptions;
 import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.strategy.support.MergeCopy;
 
 /** {@code per-batch}: the baseline of the seed report (spark-rapids' multithreaded writer before PR-13724). */
 public final class PerBatchWriterFactory implements ShuffleWriterFactory {
