@@ -348,6 +348,7 @@ final class WriteCommand {
                 .put("largestMemoryWriteBytes", wave.io.largestMemoryWrite)
                 .put("writeSizeHistogram", wave.io.writeSizeHistogram())
                 .put("filesCreated", wave.io.filesCreated)
+                .put("peakOpenFiles", wave.io.peakOpenFiles)
                 .put("filesDeleted", wave.io.filesDeleted)
                 .put("filesLeft", filesLeft)
                 .put("bytesRead", wave.io.bytesRead)

@@ -27,6 +27,8 @@ public enum Metric {
     IO_WRITE_CALLS_PER_MIB("io.writeCallsPerMiB", "calls/MiB"),
     IO_MEAN_WRITE_CALL_BYTES("io.meanWriteCallBytes", "B"),
     IO_FILES_CREATED("io.filesCreated", "files/task"),
+    /** The most files open at once in the wave's process through the storage (all its tasks), the most of any wave. */
+    IO_PEAK_OPEN_FILES("io.peakOpenFiles", "files", Aggregation.MAX),
     IO_BYTES_READ("io.bytesRead", "B/task"),
     IO_FSYNCS("io.fsyncs", "calls/task"),
     IO_SPILLED_BYTES("io.spilledBytes", "B/task"),

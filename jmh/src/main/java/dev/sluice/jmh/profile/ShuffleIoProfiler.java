@@ -18,7 +18,7 @@ import org.openjdk.jmh.results.Result;
  * tables: {@code wave.sumTaskMillis} (sum of the map task durations), {@code wave.slowestTaskMillis},
  * {@code query.readMillis} (the reduce-side read of every partition), {@code query.totalMillis} (the wave plus that
  * read). Per map task: {@code io.writeCalls}, {@code io.bytesWritten}, {@code io.committedBytes},
- * {@code io.filesCreated}, {@code io.bytesRead}, {@code io.fsyncs}, {@code io.spilledBytes}; ratios:
+ * {@code io.filesCreated}, {@code io.peakOpenFiles} (the most of any wave), {@code io.bytesRead}, {@code io.fsyncs}, {@code io.spilledBytes}; ratios:
  * {@code io.amplification} (bytes written / committed), {@code io.writeCallsPerMiB} (per MiB committed),
  * {@code io.meanWriteCallBytes}; {@code io.peakBufferedBytes} (the most any writer held, maximum over iterations);
  * the kernel's {@code proc.syscw}, {@code proc.wchar}, {@code proc.write_bytes}, {@code proc.cancelled_write_bytes}

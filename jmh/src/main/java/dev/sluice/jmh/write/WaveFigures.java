@@ -136,6 +136,7 @@ public final class WaveFigures implements Figures {
         out.add(result(Metric.IO_WRITE_CALLS_PER_MIB, perMiB(io.writeCalls * perTask, committedMiB)));
         out.add(result(Metric.IO_MEAN_WRITE_CALL_BYTES, io.meanWriteCallBytes()));
         out.add(result(Metric.IO_FILES_CREATED, io.filesCreated * perTask));
+        out.add(result(Metric.IO_PEAK_OPEN_FILES, io.peakOpenFiles));
         out.add(result(Metric.IO_BYTES_READ, io.bytesRead * perTask));
         out.add(result(Metric.IO_FSYNCS, io.fsyncs * perTask));
         out.add(result(Metric.IO_SPILLED_BYTES, io.spilledBytes * perTask));

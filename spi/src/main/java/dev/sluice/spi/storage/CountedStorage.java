@@ -82,11 +82,14 @@ public final class CountedStorage {
         FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         live.put(path, purpose);
         counters.recordCreate();
+        counters.recordOpen();
         return new WritableFile(this, path, channel, purpose);
     }
 
     public ReadableFile openForRead(Path path) throws IOException {
-        return new ReadableFile(this, path, FileChannel.open(path, StandardOpenOption.READ));
+        ReadableFile file = new ReadableFile(this, path, FileChannel.open(path, StandardOpenOption.READ));
+        counters.recordOpen();
+        return file;
     }
 
     /** Deletes the file if it exists; counts only deletes that removed something. */

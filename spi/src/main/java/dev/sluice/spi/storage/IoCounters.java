@@ -1,6 +1,7 @@
 package dev.sluice.spi.storage;
 
 import dev.sluice.spi.EngineOnly;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -25,6 +26,9 @@ public final class IoCounters {
     private final LongAdder committedBytes = new LongAdder();
     private final LongAdder spilledBytes = new LongAdder();
     private final LongAdder tempBytes = new LongAdder();
+    /** Files open now through the storage, for writing or reading, and the most ever open at once. */
+    private final AtomicLong openFiles = new AtomicLong();
+    private final LongAccumulator peakOpenFiles = new LongAccumulator(Math::max, 0);
     /** False for {@link #uncounted}: every record is dropped. */
     private final boolean counting;
 
@@ -69,6 +73,20 @@ public final class IoCounters {
             return;
         }
         filesCreated.increment();
+    }
+
+    void recordOpen() {
+        if (!counting) {
+            return;
+        }
+        peakOpenFiles.accumulate(openFiles.incrementAndGet());
+    }
+
+    void recordClose() {
+        if (!counting) {
+            return;
+        }
+        openFiles.decrementAndGet();
     }
 
     void recordDelete() {
@@ -121,6 +139,6 @@ public final class IoCounters {
                 bytesWritten.sum(), writeCalls.sum(), transferCalls.sum(),
                 largestMemoryWrite.get(), largestTransfer.get(), writeSizes.snapshot(),
                 bytesRead.sum(), readCalls.sum(), filesCreated.sum(), filesDeleted.sum(), renames.sum(),
-                fsyncs.sum(), committedBytes.sum(), spilledBytes.sum(), tempBytes.sum());
+                fsyncs.sum(), committedBytes.sum(), spilledBytes.sum(), tempBytes.sum(), peakOpenFiles.get());
     }
 }

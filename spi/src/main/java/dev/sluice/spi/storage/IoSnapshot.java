@@ -29,10 +29,16 @@ public final class IoSnapshot {
      * output and deletes before the commit (per-batch's partition files).
      */
     public final long tempBytes;
+    /**
+     * The most files open at once through the storage (for writing or reading), over the counters' life: like the
+     * largest writes, a maximum, which a difference keeps from the later snapshot.
+     */
+    public final long peakOpenFiles;
 
     IoSnapshot(long bytesWritten, long writeCalls, long transferCalls, long largestMemoryWrite, long largestTransfer,
                long[] writeSizeBuckets, long bytesRead, long readCalls, long filesCreated, long filesDeleted,
-               long renames, long fsyncs, long committedBytes, long spilledBytes, long tempBytes) {
+               long renames, long fsyncs, long committedBytes, long spilledBytes, long tempBytes,
+               long peakOpenFiles) {
         this.bytesWritten = bytesWritten;
         this.writeCalls = writeCalls;
         this.transferCalls = transferCalls;
@@ -48,6 +54,7 @@ public final class IoSnapshot {
         this.committedBytes = committedBytes;
         this.spilledBytes = spilledBytes;
         this.tempBytes = tempBytes;
+        this.peakOpenFiles = peakOpenFiles;
     }
 
     public IoSnapshot since(IoSnapshot before) {
@@ -61,7 +68,7 @@ public final class IoSnapshot {
                 bytesRead - before.bytesRead, readCalls - before.readCalls, filesCreated - before.filesCreated,
                 filesDeleted - before.filesDeleted, renames - before.renames, fsyncs - before.fsyncs,
                 committedBytes - before.committedBytes, spilledBytes - before.spilledBytes,
-                tempBytes - before.tempBytes);
+                tempBytes - before.tempBytes, peakOpenFiles);
     }
 
     /** Bytes written per committed byte; 1.0 means every committed byte reached storage once. NaN before a commit. */

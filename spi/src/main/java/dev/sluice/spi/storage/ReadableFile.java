@@ -97,6 +97,9 @@ public final class ReadableFile implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        if (channel.isOpen()) {
+            storage.counters().recordClose();
+        }
         channel.close();
     }
 }

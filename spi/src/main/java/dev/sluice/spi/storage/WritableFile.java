@@ -109,6 +109,9 @@ public final class WritableFile implements WritableByteChannel {
 
     @Override
     public void close() throws IOException {
+        if (channel.isOpen()) {
+            storage.counters().recordClose();
+        }
         channel.close();
     }
 }

@@ -34,6 +34,28 @@ class StorageAccountingTest {
     }
 
     @Test
+    void thePeakOfOpenFilesCountsFilesOpenAtOnceForWritingAndReadingAndAClosedFileOnce() throws Exception {
+        CountedStorage storage = new CountedStorage();
+        WritableFile a = storage.create(dir.resolve("a"), FilePurpose.TEMP);
+        WritableFile b = storage.create(dir.resolve("b"), FilePurpose.TEMP);
+        ReadableFile reader = storage.openForRead(dir.resolve("a"));
+        assertEquals(3, storage.counters().snapshot().peakOpenFiles);
+        reader.close();
+        a.close();
+        a.close();
+        b.close();
+        try (WritableFile c = storage.create(dir.resolve("c"), FilePurpose.TEMP)) {
+            assertEquals(3, storage.counters().snapshot().peakOpenFiles, "the peak stays, one file open now");
+        }
+        for (int i = 0; i < 4; i++) {
+            storage.create(dir.resolve("d" + i), FilePurpose.TEMP).close();
+        }
+        IoSnapshot later = storage.counters().snapshot();
+        assertEquals(3, later.peakOpenFiles, "files opened and closed one after another: one at a time");
+        assertEquals(3, later.since(storage.counters().snapshot()).peakOpenFiles, "a difference keeps the maximum");
+    }
+
+    @Test
     void aCommitCountsTheSizesTheStorageMeasuresOnceAndTheFilesAreNoLongerLeft() throws Exception {
         CountedStorage storage = new CountedStorage();
         Path data = dir.resolve("data");
