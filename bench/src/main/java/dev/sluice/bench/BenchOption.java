@@ -22,6 +22,10 @@ enum BenchOption {
     DEVICE("device"),
     PRODUCER("producer"),
     FLOORS("floors"),
+    /** The partition axis: a configuration per count. */
+    PARTITIONS("partitions"),
+    /** The memory axis: a configuration per executor memory limit. */
+    MEMORY_LIMIT("memory-limit"),
     /** The runner's: whether the clean page cache is dropped before every wave. */
     DROP_CACHES("drop-caches"),
     /** The runner's: whether each wave's memory is touched right before it. */

@@ -54,14 +54,22 @@ public final class BenchPlan {
     static final class Machine {
         final int processors;
         final long memoryTotal;
+        /** Files this process may open (a plan leaves out a strategy that would need more). */
+        final long maxOpenFiles;
 
         Machine(int processors, long memoryTotal) {
+            this(processors, memoryTotal, Long.MAX_VALUE);
+        }
+
+        Machine(int processors, long memoryTotal, long maxOpenFiles) {
             this.processors = processors;
             this.memoryTotal = memoryTotal;
+            this.maxOpenFiles = maxOpenFiles;
         }
 
         static Machine current() {
-            return new Machine(Runtime.getRuntime().availableProcessors(), SeedScale.memoryTotal());
+            return new Machine(Runtime.getRuntime().availableProcessors(), SeedScale.memoryTotal(),
+                    dev.sluice.spi.StoragePlan.maxOpenFiles());
         }
     }
 
@@ -82,6 +90,11 @@ public final class BenchPlan {
     static final long BALANCE_PRODUCE_MIB = 100;
     /** The map's measured rounds per size and balance: five pairs give a 99% interval t's 4.6 (3 pairs: 9.9). */
     static final int BALANCE_ROUNDS = 5;
+    /** The partitions preset's strategies: the baseline, Spark's two writers, both PRs, and the pipeline's limit. */
+    static final List<String> PARTITIONS_STRATEGIES = List.of("per-batch", "bypass", "sort", "buffered", "async",
+            "ideal");
+    /** The partitions preset's counts: Comet's and Gluten's (apache/datafusion-comet #5568, apache/gluten #6475). */
+    static final List<String> PARTITION_COUNTS = List.of("16", "200", "1000", "5000", "20000");
     /** The seed preset's scale on an emulated device, whose dirty cache is scaled with it. */
     static final String DEVICE_SCALE = "0.25";
 
@@ -118,6 +131,11 @@ public final class BenchPlan {
         // The crossover map (docs/balance.md): small, large and xxlarge over three balances and two dirty caches per
         // slot on emulated devices, and native storage, at the seed's device scale (the dirty caches scaled alike).
         // Paired rounds, as the seed's experiment: the ratios the map draws are taken between waves of one round.
+        // The partition axis (docs/partitions.md): where writers part ways as partitions grow, Spark's own writers
+        // beside the RAPIDS ones, paired as the seed's; at the device scale, so that xxlarge at 20,000 partitions and
+        // six strategies fit this machine's time.
+        presets.put("partitions", Preset.of(List.of("small", "xxlarge"), DEVICE_SCALE, PARTITIONS_STRATEGIES)
+                .partitions(PARTITION_COUNTS));
         presets.put("balance", Preset.of(List.of("small", "large", "xxlarge"), DEVICE_SCALE, BALANCE)
                 .waves(1, BALANCE_ROUNDS).devices(balanceDevices()));
         return presets;
@@ -153,7 +171,11 @@ public final class BenchPlan {
 
     static Plan plan(List<String> args, Machine machine) {
         PlanChoices choices = PlanChoices.resolve(new PlanOptions(args), machine);
-        return new Plan(choices.presetName, PlanHeader.lines(choices), choices.paired, choices.budget,
-                PlanMatrix.configurations(choices));
+        List<String> refusals = new ArrayList<>();
+        List<Plan.Configuration> configurations = PlanMatrix.configurations(choices, refusals, machine.maxOpenFiles);
+        List<String> header = new ArrayList<>(PlanHeader.lines(choices));
+        // The pairing's line stays last, as the runner prints it.
+        header.addAll(header.size() - 1, refusals);
+        return new Plan(choices.presetName, header, choices.paired, choices.budget, configurations);
     }
 }

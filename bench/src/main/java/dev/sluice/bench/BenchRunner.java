@@ -110,6 +110,11 @@ public final class BenchRunner {
                 options.gate());
         Path report = plan.preset.equals("balance") ? ReportTools.balance(result, out.resolve("report"))
                 : ReportTools.report(result, out.resolve("report"), environment);
+        // A run along the partition or memory axis: a page per axis, which is then the report to read first.
+        for (Path page : ReportTools.axes(result, out.resolve("report"))) {
+            err.println(script + ": " + page + ": the strategies along an axis");
+            report = page;
+        }
         err.println(script + ": finished " + plan.configurations.size() + " configurations in " + (now() - started)
                 + "s");
         System.out.println(report);

@@ -48,6 +48,7 @@ public final class Plan {
             params.put(BenchmarkParam.SCALE.key(), c.settings.scale);
             params.put(BenchmarkParam.TASKS.key(), c.settings.tasks);
             params.put(BenchmarkParam.CODEC.key(), c.settings.codec);
+            params.put(BenchmarkParam.PARTITIONS.key(), String.valueOf(c.partitions));
             named.add(new RunDirectory.Config(String.format(Locale.ROOT, "%02d-%s", i, c.name), c.name, c.weight,
                     c.paired() ? c.strategies : List.of(), c.iterations, params));
         }
@@ -68,8 +69,8 @@ public final class Plan {
                 continue;
             }
             Settings chosenSettings = new Settings(s.scale, s.tasks, s.codec, chosen.get(c.device), s.warmUp, s.sync);
-            resolved.add(new Configuration(c.kind, c.name, c.weight, c.size, c.device, c.strategies, c.memoryLimits,
-                    c.warmups, c.iterations, c.rawOf, chosenSettings));
+            resolved.add(new Configuration(c.kind, c.name, c.weight, c.size, c.device, c.partitions, c.strategies,
+                    c.memoryLimits, c.warmups, c.iterations, c.rawOf, chosenSettings));
         }
         List<String> lines = new java.util.ArrayList<>(header);
         lines.addAll(Math.max(0, lines.size() - 1), said); // the pairing's line stays last, as the runner prints it
@@ -134,6 +135,8 @@ public final class Plan {
          * parameter {@code device} and parses it again there (a JMH parameter is a string).
          */
         public final DeviceSpec device;
+        /** Reduce partitions of its map tasks. */
+        public final int partitions;
         /** The strategies, the baseline first; one for {@link Kind#SINGLE}, none for the others. */
         public final List<String> strategies;
         /** Each strategy's memory limit ({@link BenchPlan#NO_LIMIT} or {@code machine}). */
@@ -149,13 +152,15 @@ public final class Plan {
         public final String rawOf;
         public final Settings settings;
 
-        Configuration(Kind kind, String name, long weight, String size, DeviceSpec device, List<String> strategies,
-                      List<String> memoryLimits, int warmups, int iterations, String rawOf, Settings settings) {
+        Configuration(Kind kind, String name, long weight, String size, DeviceSpec device, int partitions,
+                      List<String> strategies, List<String> memoryLimits, int warmups, int iterations, String rawOf,
+                      Settings settings) {
             this.kind = kind;
             this.name = name;
             this.weight = weight;
             this.size = size;
             this.device = device;
+            this.partitions = partitions;
             this.strategies = List.copyOf(strategies);
             this.memoryLimits = List.copyOf(memoryLimits);
             this.warmups = warmups;

@@ -29,6 +29,13 @@ final class PlanChoices {
     final List<String> strategies;
     /** Each strategy's memory limit ({@link BenchPlan#NO_LIMIT} or {@code machine}). */
     final List<String> limits;
+    /** The reduce partition counts, a configuration each (the partition axis). */
+    final List<Integer> partitions;
+    /**
+     * The executor memory limits, a configuration each, given to every strategy (the memory axis); empty: each
+     * strategy's own ({@link #limits}).
+     */
+    final List<String> memoryLimits;
     final String codec;
     /** The devices, each parsed once here and carried typed into the plan. */
     final List<DeviceSpec> devices;
@@ -52,9 +59,12 @@ final class PlanChoices {
     final boolean autoProducer;
     final Producer producer;
     final boolean sync;
+    /** The machine's memory, what a memory limit of {@code machine} is. */
+    final long machineMemory;
 
     private PlanChoices(PlanOptions options, BenchPlan.Machine machine) {
         this.options = options;
+        this.machineMemory = machine.memoryTotal;
         presetName = options.get(BenchOption.PRESET, "quick");
         Map<String, Preset> presets = BenchPlan.presets();
         preset = presets.get(presetName);
@@ -145,6 +155,25 @@ final class PlanChoices {
         }
         any = last;
         limits = limits(strategies, codec, machine.memoryTotal);
+        List<Integer> counts = new ArrayList<>();
+        for (String p : options.has(BenchOption.PARTITIONS)
+                ? Arrays.asList(options.get(BenchOption.PARTITIONS, "").split(",", -1)) : preset.partitions) {
+            int count = count(BenchOption.PARTITIONS.flag(), p.trim(), 1);
+            if (counts.contains(count)) {
+                throw new InvalidParameterException(BenchOption.PARTITIONS.flag(), options.get(BenchOption.PARTITIONS, p),
+                        "a comma-separated list of distinct partition counts >= 1 (examples: 200, 16,200,1000)");
+            }
+            counts.add(count);
+        }
+        partitions = List.copyOf(counts);
+        List<String> limitsAxis = new ArrayList<>();
+        for (String l : options.has(BenchOption.MEMORY_LIMIT)
+                ? Arrays.asList(options.get(BenchOption.MEMORY_LIMIT, "").split(",", -1)) : preset.memoryLimits) {
+            // Parsed as the fork parses it, so that a bad limit is refused here.
+            dev.sluice.jmh.state.MemoryLimit.parse(BenchOption.MEMORY_LIMIT.flag(), l.trim(), machine.memoryTotal);
+            limitsAxis.add(l.trim());
+        }
+        memoryLimits = List.copyOf(limitsAxis);
     }
 
     /** The choices of {@code options} on {@code machine}, every one checked. */

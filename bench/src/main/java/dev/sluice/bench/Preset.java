@@ -1,6 +1,7 @@
 package dev.sluice.bench;
 
 import dev.sluice.core.device.DeviceSpec;
+import dev.sluice.core.run.Workload;
 import java.util.List;
 
 /**
@@ -30,9 +31,17 @@ final class Preset {
     final String paired;
     /** The time budget of adaptive stopping in seconds, or 0 for none (a fixed count of rounds). */
     final long budget;
+    /** The reduce partitions, one configuration per count ({@link Workload#DEFAULT_PARTITIONS} alone by default). */
+    final List<String> partitions;
+    /**
+     * The executor memory limits, one configuration per limit, each given to every strategy; empty: each strategy's
+     * own ({@link BenchPlan#NO_LIMIT}, or {@code machine} where it needs a limit).
+     */
+    final List<String> memoryLimits;
 
     private Preset(List<String> sizes, String scale, String tasks, int warmups, int iterations, boolean noiseFloor,
-                   List<String> strategies, String warmUp, List<String> devices, String paired, long budget) {
+                   List<String> strategies, String warmUp, List<String> devices, String paired, long budget,
+                   List<String> partitions, List<String> memoryLimits) {
         this.sizes = List.copyOf(sizes);
         this.scale = scale;
         this.tasks = tasks;
@@ -44,45 +53,58 @@ final class Preset {
         this.devices = List.copyOf(devices);
         this.paired = paired;
         this.budget = budget;
+        this.partitions = List.copyOf(partitions);
+        this.memoryLimits = List.copyOf(memoryLimits);
     }
 
     /** {@code strategies} at {@code sizes} and {@code scale}, one task per processor, with the defaults above. */
     static Preset of(List<String> sizes, String scale, List<String> strategies) {
         return new Preset(sizes, scale, null, 1, 3, false, strategies, dev.sluice.core.run.BenchmarkTerms.QUARTER,
-                List.of(DeviceSpec.NATIVE), BenchPlan.ROUNDS, 0);
+                List.of(DeviceSpec.NATIVE), BenchPlan.ROUNDS, 0, List.of(Workload.DEFAULT_PARTITIONS), List.of());
     }
 
     Preset tasks(String tasks) {
         return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
-                budget);
+                budget, partitions, memoryLimits);
     }
 
     Preset waves(int warmups, int iterations) {
         return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
-                budget);
+                budget, partitions, memoryLimits);
     }
 
     Preset noiseFloor() {
-        return new Preset(sizes, scale, tasks, warmups, iterations, true, strategies, warmUp, devices, paired, budget);
+        return new Preset(sizes, scale, tasks, warmups, iterations, true, strategies, warmUp, devices, paired, budget,
+                partitions, memoryLimits);
     }
 
     Preset warmUp(String warmUp) {
         return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
-                budget);
+                budget, partitions, memoryLimits);
     }
 
     Preset devices(List<String> devices) {
         return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
-                budget);
+                budget, partitions, memoryLimits);
     }
 
     Preset paired(String paired) {
         return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
-                budget);
+                budget, partitions, memoryLimits);
     }
 
     Preset budget(long budget) {
         return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
-                budget);
+                budget, partitions, memoryLimits);
+    }
+
+    Preset partitions(List<String> partitions) {
+        return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
+                budget, partitions, memoryLimits);
+    }
+
+    Preset memoryLimits(List<String> memoryLimits) {
+        return new Preset(sizes, scale, tasks, warmups, iterations, noiseFloor, strategies, warmUp, devices, paired,
+                budget, partitions, memoryLimits);
     }
 }

@@ -30,8 +30,8 @@ final class Runs {
 
     /** One strategy in a fork of its own; a memory limit where it needs one. */
     static JmhRun single(Configuration c, String file) {
-        JmhRun run = common(new JmhRun(file, ShuffleWriteBenchmark.class, c.warmups, c.iterations)
-                .param(BenchmarkParam.STRATEGY, c.strategies.get(0)), c);
+        JmhRun run = partitions(common(new JmhRun(file, ShuffleWriteBenchmark.class, c.warmups, c.iterations)
+                .param(BenchmarkParam.STRATEGY, c.strategies.get(0)), c), c);
         if (c.limited()) {
             run.param(BenchmarkParam.MEMORY_LIMIT, c.memoryLimits.get(0));
         }
@@ -107,7 +107,7 @@ final class Runs {
             if (c.limited()) {
                 paired.param(BenchmarkParam.MEMORY_LIMIT, String.join(BenchmarkTerms.LIST, c.memoryLimits));
             }
-            return List.of(common(paired, c));
+            return List.of(partitions(common(paired, c), c));
         }
         List<JmhRun> forks = new ArrayList<>();
         for (int i = 0; i < k; i++) {
@@ -117,9 +117,17 @@ final class Runs {
             if (c.limited()) {
                 fork.param(BenchmarkParam.MEMORY_LIMIT, c.memoryLimits.get(s));
             }
-            forks.add(common(fork, c));
+            forks.add(partitions(common(fork, c), c));
         }
         return forks;
+    }
+
+    /** A strategy's waves at the configuration's partition count (the raw write and floors have none). */
+    private static JmhRun partitions(JmhRun run, Configuration c) {
+        if (c.partitions != Integer.parseInt(dev.sluice.core.run.Workload.DEFAULT_PARTITIONS)) {
+            run.param(BenchmarkParam.PARTITIONS, String.valueOf(c.partitions));
+        }
+        return run;
     }
 
     /** What every write and raw write of a configuration is given: its size, device and the plan's settings. */

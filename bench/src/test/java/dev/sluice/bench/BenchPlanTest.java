@@ -132,6 +132,48 @@ class BenchPlanTest {
     }
 
     @Test
+    void thePartitionsPresetPairsSixStrategiesAtFiveCountsAndLeavesOutThoseThatCannotOpenTheirFiles() {
+        Plan plan = plan(new BenchPlan.Machine(2, 24 * GIB, 20_000), "--preset", "partitions", "--floors", "false");
+        assertEquals(List.of("small-p16", "small-raw", "xxlarge-p16", "xxlarge-raw", "small-p200", "xxlarge-p200",
+                "small-p1000", "xxlarge-p1000", "small-p5000", "xxlarge-p5000", "small-p20000", "xxlarge-p20000"),
+                names(plan), "every size at every count; the raw write once per size, as its bytes do not change");
+        assertEquals(List.of(16, 16, 16, 16, 200, 200, 1000, 1000, 5000, 5000, 20000, 20000),
+                plan.configurations.stream().map(c -> c.partitions).collect(Collectors.toList()));
+        assertEquals(BenchPlan.PARTITIONS_STRATEGIES, named(plan, "small-p5000").strategies);
+        // Two tasks with a file per partition each need 40,006 files at 20,000 partitions: more than 20,000.
+        assertEquals(List.of("sort", "buffered", "async", "ideal"), named(plan, "xxlarge-p20000").strategies);
+        List<String> leftOut = header(plan).stream().filter(l -> l.startsWith("# Left out: ")).toList();
+        assertEquals(4, leftOut.size(), String.valueOf(leftOut));
+        assertTrue(leftOut.get(0).startsWith("# Left out: per-batch at small, 20000 partitions: needs up to 40006 "
+                + "open files") && leftOut.get(0).contains("may open 20000"), leftOut.get(0));
+        assertTrue(header(plan).get(header(plan).size() - 1).startsWith("# paired rounds"), "the pairing stays last");
+        assertTrue(header(plan).get(0).contains("scale 0.25 (the preset's)"), header(plan).get(0));
+    }
+
+    @Test
+    void aMemoryLimitListGivesEveryStrategyEachLimitAndLeavesOutOneThatRefusesALimit() {
+        Plan plan = plan(new BenchPlan.Machine(2, 24 * GIB, 20_000), "--preset", "quick", "--floors", "false",
+                "--strategies", "per-batch,sort,ideal", "--memory-limit", "64m,none");
+        assertEquals(List.of("noise-floor", "small-m64m", "small-raw", "small-mnone"), names(plan));
+        assertEquals(List.of("per-batch", "sort"), named(plan, "small-m64m").strategies);
+        assertEquals(List.of("64m", "64m"), named(plan, "small-m64m").memoryLimits);
+        assertEquals(List.of("per-batch", "sort", "ideal"), named(plan, "small-mnone").strategies);
+        assertTrue(header(plan).stream().anyMatch(l -> l.startsWith("# Left out: ideal at small, 200 partitions, "
+                + "memory limit 64m: ")), String.valueOf(header(plan)));
+    }
+
+    @Test
+    void aBadPartitionCountOrMemoryLimitIsRefusedNamingTheOption() {
+        InvalidParameterException e = assertThrows(InvalidParameterException.class,
+                () -> plan("--preset", "quick", "--partitions", "200,0"));
+        assertEquals("--partitions", e.parameter());
+        e = assertThrows(InvalidParameterException.class, () -> plan("--preset", "quick", "--partitions", "16,16"));
+        assertEquals("--partitions", e.parameter());
+        e = assertThrows(InvalidParameterException.class, () -> plan("--preset", "quick", "--memory-limit", "lots"));
+        assertEquals("--memory-limit", e.parameter());
+    }
+
+    @Test
     void theBalancePresetMapsThreeBalancesTwoDirtyCachesAndThreeSizesInPairedRounds() {
         Plan plan = plan("--preset", "balance");
         String first = header(plan).get(0);

@@ -349,6 +349,7 @@ final class WriteCommand {
                 .put("writeSizeHistogram", wave.io.writeSizeHistogram())
                 .put("filesCreated", wave.io.filesCreated)
                 .put("peakOpenFiles", wave.io.peakOpenFiles)
+                .put("spillFiles", wave.io.spillFiles)
                 .put("filesDeleted", wave.io.filesDeleted)
                 .put("filesLeft", filesLeft)
                 .put("bytesRead", wave.io.bytesRead)

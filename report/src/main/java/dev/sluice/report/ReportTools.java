@@ -185,6 +185,15 @@ public final class ReportTools {
                 .withTiming(RunTiming.read(result.toAbsolutePath().getParent()).orElse(null)).write(outDir);
     }
 
+    /**
+     * The pages of {@code result} along each axis with more than one point ({@code --partitions LIST},
+     * {@code --memory-limit LIST}) into {@code outDir}; their paths.
+     */
+    public static List<Path> axes(Path result, Path outDir) throws IOException {
+        String link = outDir.toAbsolutePath().normalize().relativize(result.toAbsolutePath().normalize()).toString();
+        return AxisMap.write(JmhResults.read(result), outDir, link);
+    }
+
     /** The crossover map of {@code result} (scripts/bench.sh --preset balance) into {@code outDir}; its path. */
     public static Path balance(Path result, Path outDir) throws IOException {
         String link = outDir.toAbsolutePath().normalize().relativize(result.toAbsolutePath().normalize()).toString();

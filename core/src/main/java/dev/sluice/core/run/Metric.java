@@ -32,6 +32,7 @@ public enum Metric {
     IO_BYTES_READ("io.bytesRead", "B/task"),
     IO_FSYNCS("io.fsyncs", "calls/task"),
     IO_SPILLED_BYTES("io.spilledBytes", "B/task"),
+    IO_SPILL_FILES("io.spillFiles", "files/task"),
     /** The most any iteration buffered, not their mean. */
     IO_PEAK_BUFFERED_BYTES("io.peakBufferedBytes", "B", Aggregation.MAX),
     // The kernel's counters (/proc/self/io) over a wave, per task and per MiB committed.

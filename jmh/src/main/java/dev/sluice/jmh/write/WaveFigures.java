@@ -140,6 +140,7 @@ public final class WaveFigures implements Figures {
         out.add(result(Metric.IO_BYTES_READ, io.bytesRead * perTask));
         out.add(result(Metric.IO_FSYNCS, io.fsyncs * perTask));
         out.add(result(Metric.IO_SPILLED_BYTES, io.spilledBytes * perTask));
+        out.add(result(Metric.IO_SPILL_FILES, io.spillFiles * perTask));
         out.add(result(Metric.IO_PEAK_BUFFERED_BYTES, peakBufferedBytes));
         if (proc.isPresent()) {
             ProcSelfIo d = proc.get();

@@ -81,7 +81,7 @@ public final class CountedStorage {
         journal.beforeCreate(path);
         FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         live.put(path, purpose);
-        counters.recordCreate();
+        counters.recordCreate(purpose);
         counters.recordOpen();
         return new WritableFile(this, path, channel, purpose);
     }

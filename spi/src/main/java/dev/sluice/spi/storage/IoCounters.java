@@ -20,6 +20,7 @@ public final class IoCounters {
     private final LongAdder bytesRead = new LongAdder();
     private final LongAdder readCalls = new LongAdder();
     private final LongAdder filesCreated = new LongAdder();
+    private final LongAdder spillFiles = new LongAdder();
     private final LongAdder filesDeleted = new LongAdder();
     private final LongAdder renames = new LongAdder();
     private final LongAdder fsyncs = new LongAdder();
@@ -68,11 +69,14 @@ public final class IoCounters {
         bytesRead.add(bytes);
     }
 
-    void recordCreate() {
+    void recordCreate(FilePurpose purpose) {
         if (!counting) {
             return;
         }
         filesCreated.increment();
+        if (purpose == FilePurpose.SPILL) {
+            spillFiles.increment();
+        }
     }
 
     void recordOpen() {
@@ -139,6 +143,6 @@ public final class IoCounters {
                 bytesWritten.sum(), writeCalls.sum(), transferCalls.sum(),
                 largestMemoryWrite.get(), largestTransfer.get(), writeSizes.snapshot(),
                 bytesRead.sum(), readCalls.sum(), filesCreated.sum(), filesDeleted.sum(), renames.sum(),
-                fsyncs.sum(), committedBytes.sum(), spilledBytes.sum(), tempBytes.sum(), peakOpenFiles.get());
+                fsyncs.sum(), committedBytes.sum(), spilledBytes.sum(), tempBytes.sum(), peakOpenFiles.get(), spillFiles.sum());
     }
 }

@@ -34,11 +34,13 @@ public final class IoSnapshot {
      * largest writes, a maximum, which a difference keeps from the later snapshot.
      */
     public final long peakOpenFiles;
+    /** Files created as {@link FilePurpose#SPILL}: a spill each, or a partial file. */
+    public final long spillFiles;
 
     IoSnapshot(long bytesWritten, long writeCalls, long transferCalls, long largestMemoryWrite, long largestTransfer,
                long[] writeSizeBuckets, long bytesRead, long readCalls, long filesCreated, long filesDeleted,
                long renames, long fsyncs, long committedBytes, long spilledBytes, long tempBytes,
-               long peakOpenFiles) {
+               long peakOpenFiles, long spillFiles) {
         this.bytesWritten = bytesWritten;
         this.writeCalls = writeCalls;
         this.transferCalls = transferCalls;
@@ -55,6 +57,7 @@ public final class IoSnapshot {
         this.spilledBytes = spilledBytes;
         this.tempBytes = tempBytes;
         this.peakOpenFiles = peakOpenFiles;
+        this.spillFiles = spillFiles;
     }
 
     public IoSnapshot since(IoSnapshot before) {
@@ -68,7 +71,7 @@ public final class IoSnapshot {
                 bytesRead - before.bytesRead, readCalls - before.readCalls, filesCreated - before.filesCreated,
                 filesDeleted - before.filesDeleted, renames - before.renames, fsyncs - before.fsyncs,
                 committedBytes - before.committedBytes, spilledBytes - before.spilledBytes,
-                tempBytes - before.tempBytes, peakOpenFiles);
+                tempBytes - before.tempBytes, peakOpenFiles, spillFiles - before.spillFiles);
     }
 
     /** Bytes written per committed byte; 1.0 means every committed byte reached storage once. NaN before a commit. */

@@ -43,6 +43,7 @@ class SortSpillTest {
             Written sort = write(run, "sort", WriterConfig.UNLIMITED, storage, allocator, dir.resolve("sort"));
             IoSnapshot io = sort.io;
             assertEquals(0, io.spilledBytes, "no spill without a memory limit");
+            assertEquals(0, io.spillFiles);
             assertEquals(3, io.filesCreated, "the sorted file, the index and the checksum file");
             assertEquals(0, io.filesDeleted);
             assertEquals(3, io.renames, "the sorted file, the index and the checksum file into place");
@@ -72,8 +73,9 @@ class SortSpillTest {
                 Written sort = write(run, "sort:pageSize=64k:mergeCopy=" + merge, limit, storage, allocator,
                         dir.resolve("sort-" + merge));
                 IoSnapshot io = sort.io;
-                long spills = io.filesCreated - 3;
+                long spills = io.spillFiles;
                 assertTrue(spills >= 4, merge + ": " + spills + " spill files under a limit of a quarter of the output");
+                assertEquals(spills + 3, io.filesCreated, merge + ": the spill files, the data, index and checksum");
                 assertEquals(spills, io.filesDeleted, merge + ": every spill file deleted after the merge");
                 assertEquals(sort.data.length, io.spilledBytes, merge + ": every byte spilled, then merged");
                 assertEquals(sort.data.length, io.bytesRead, merge + ": every spilled byte read once by the merge");
