@@ -60,12 +60,21 @@ public final class AxisMap {
 
     private AxisMap() {}
 
-    /** Writes a page (and its charts) for every axis along which {@code rows} have more than one point. */
+    /**
+     * Writes a page (and its charts) for every axis along which a strategy of {@code rows} ran at more than one point
+     * (not where strategies merely differ: upstream's skip-merge runs with the machine's memory as its limit beside
+     * the others' none).
+     */
     public static List<Path> write(List<JmhResults.Row> rows, Path outDir, String resultLink) throws IOException {
         List<Path> written = new ArrayList<>();
+        List<JmhResults.Row> waves = rows.stream().filter(JmhResults.Row::isWave).toList();
         for (Axis axis : Axis.values()) {
-            List<JmhResults.Row> waves = rows.stream().filter(JmhResults.Row::isWave).toList();
-            if (waves.stream().map(axis::point).distinct().count() > 1) {
+            Map<String, java.util.Set<String>> points = new LinkedHashMap<>();
+            for (JmhResults.Row row : waves) {
+                points.computeIfAbsent(row.param(BenchmarkParam.STRATEGY), s -> new java.util.HashSet<>())
+                        .add(axis.point(row));
+            }
+            if (points.values().stream().anyMatch(p -> p.size() > 1)) {
                 written.add(write(axis, waves, outDir, resultLink));
             }
         }

@@ -56,6 +56,15 @@ class AxisMapTest {
     }
 
     @Test
+    void strategiesThatMerelyRunWithDifferentLimitsMakeNoAxis() throws Exception {
+        List<String> rows = new ArrayList<>();
+        rows.add(row("200", "none", "per-batch", 100, 401));
+        rows.add(row("200", "machine", "async:skipMerge=true", 90, 3));
+        Path json = Files.writeString(dir.resolve("result.json"), "[" + String.join(",", rows) + "]");
+        assertEquals(List.of(), AxisMap.write(JmhResults.read(json), dir.resolve("out"), "result.json"));
+    }
+
+    @Test
     void theMemoryPageSortsLimitsBySizeWithNoLimitLast() throws Exception {
         List<String> rows = new ArrayList<>();
         rows.add(row("200", "none", "per-batch", 100, 401));

@@ -66,9 +66,10 @@ final class BenchOptions {
     private static Options declared() {
         return new Options()
                 .optional("writers", "LIST", null, String.join("\n",
-                        "comma-separated: stock (Spark's own writers; the seed job's 200 partitions,",
-                        "no map-side combine, are within spark.shuffle.sort.bypassMergeThreshold, 200:",
-                        "BypassMergeSortShuffleWriter) or any Sluice strategy spec or preset (default:",
+                        "comma-separated: stock (Spark's own writers: up to",
+                        "spark.shuffle.sort.bypassMergeThreshold, 200 partitions, as the seed job's, with",
+                        "no map-side combine, BypassMergeSortShuffleWriter; above it UnsafeShuffleWriter,",
+                        "which Sluice's sort models) or any Sluice strategy spec or preset (default:",
                         String.join(",", DEFAULT_WRITERS) + "; with --preset seed:",
                         String.join(",", SEED_PRESET_WRITERS) + "). async:skipMerge=true is refused:",
                         "its map outputs stay in memory, where Spark's block resolver cannot serve them"))
