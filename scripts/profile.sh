@@ -5,11 +5,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
   cat <<'USAGE'
-Usage: scripts/profile.sh --strategy S --size Z [--tasks N] [--scale F] [--codec C] [--memory-limit SIZE]
+Usage: scripts/profile.sh --strategy S --size Z [--tasks N] [--scale F] [--partitions N] [--codec C] [--memory-limit SIZE]
                           [--iterations N] [--warmup-records quarter|full] [--event cpu|alloc|wall|lock|page-faults]
                           [--device SPEC] [--prefault true|false] [--out DIR]
 
-Runs ShuffleWriteBenchmark for one strategy and size (a wave of --tasks map tasks, 200 partitions, round robin,
+Runs ShuffleWriteBenchmark for one strategy and size (a wave of --tasks map tasks, --partitions, round robin,
 --codec, the seed's batches per task; 1 warm-up and --iterations measured waves, 1 by default)
 under async-profiler, whose library comes from the tools.profiler:async-profiler Maven jar (unpacked by the build).
 Only the measured waves are profiled (dev.sluice.jmh.profile.WaveProfiler): not input generation, the flush before each
@@ -27,6 +27,7 @@ Options:
   --size Z       input per map task, by name (the names: scripts/sluice write --help)
   --tasks N      map tasks written at once (default: 1)
   --scale F      a factor > 0, or seed-equivalent (default: 1)
+  --partitions N reduce partitions (>= 1) (default: 200)
   --codec C      none, lz4-frame, lz4-block (Spark's lz4) or zstd (Spark's zstd) (default: lz4-block)
   --memory-limit SIZE  the executor's host memory limit: none (default), a byte size, or machine (this machine's
                  memory); async:skipMerge=true needs one (without one it warns and merges)
@@ -50,20 +51,20 @@ Exit status: 0 done, 1 the run failed, 2 bad arguments.
 USAGE
 }
 
-strategy="" size="" event=cpu out="" tasks=1 scale=1 limit=none iterations=1 codec=lz4-block warmup=quarter device=native prefault=true
+strategy="" size="" event=cpu out="" tasks=1 scale=1 partitions=200 limit=none iterations=1 codec=lz4-block warmup=quarter device=native prefault=true
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --help|-h) usage; exit 0 ;;
-    --strategy|--size|--event|--out|--tasks|--scale|--memory-limit|--iterations|--codec|--warmup-records|--device|--prefault)
+    --strategy|--size|--event|--out|--tasks|--scale|--partitions|--memory-limit|--iterations|--codec|--warmup-records|--device|--prefault)
       [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"
       case "$1" in
         --strategy) strategy="$2" ;; --size) size="$2" ;; --event) event="$2" ;; --out) out="$2" ;;
-        --tasks) tasks="$2" ;; --scale) scale="$2" ;; --memory-limit) limit="$2" ;; --iterations) iterations="$2" ;;
+        --tasks) tasks="$2" ;; --scale) scale="$2" ;; --partitions) partitions="$2" ;; --memory-limit) limit="$2" ;; --iterations) iterations="$2" ;;
         --codec) codec="$2" ;; --warmup-records) warmup="$2" ;; --device) device="$2" ;;
         --prefault) prefault="$2" ;;
       esac
       shift 2 ;;
-    *) die "unknown argument '$1': allowed are --strategy, --size, --tasks, --scale, --codec, --memory-limit, --iterations, --warmup-records, --event, --device, --prefault, --out, --help" ;;
+    *) die "unknown argument '$1': allowed are --strategy, --size, --tasks, --scale, --partitions, --codec, --memory-limit, --iterations, --warmup-records, --event, --device, --prefault, --out, --help" ;;
   esac
 done
 [[ -n "$strategy" ]] || die "--strategy is required"
@@ -83,7 +84,7 @@ class_path "$jar"
 # The strategy, size, task count, scale and iterations as the benchmarks parse them: BenchPlan refuses (exit 2) what
 # the fork would, before anything runs.
 problem="$("$java" -cp "$plan_cp" dev.sluice.bench.BenchPlan --preset smoke --sizes "$size" --strategies "$strategy" \
-  --tasks "$tasks" --scale "$scale" --iterations "$iterations" --codec "$codec" --warmup-records "$warmup" --paired off \
+  --tasks "$tasks" --scale "$scale" --partitions "$partitions" --iterations "$iterations" --codec "$codec" --warmup-records "$warmup" --paired off \
   --device "$device" 2>&1 >/dev/null)" || { problem="${problem//--strategies/--strategy}"; die "${problem//--sizes/--size}"; }
 lib="$root/jmh/target/async-profiler/linux-x64/libasyncProfiler.so"
 [[ -f "$lib" ]] || { echo "$script: $lib is missing; build with: mvn -B -DskipTests package" >&2; exit 2; }
@@ -97,7 +98,7 @@ log="$out/$trial-jmh.log"
 echo "$script: profiling $strategy at $size ($event) into $out" >&2
 rm -f "${files[@]}"
 if ! "$java" -cp "$cp" dev.sluice.jmh.SluiceBenchmarks ShuffleWriteBenchmark -p "strategy=$strategy" -p "size=$size" \
-    -p "tasks=$tasks" -p "scale=$scale" -p "codec=$codec" -p "warmUp=$warmup" -p "memoryLimit=$limit" \
+    -p "tasks=$tasks" -p "scale=$scale" -p "partitions=$partitions" -p "codec=$codec" -p "warmUp=$warmup" -p "memoryLimit=$limit" \
     -p "device=$device" -wi 1 -i "$iterations" -f 1 -foe true \
     -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -Dsluice.prefault=$prefault" \
     -prof "dev.sluice.jmh.profile.WaveProfiler:libPath=$lib;event=$event;dir=$out" > "$log" 2>&1; then

@@ -134,8 +134,9 @@ public final class BenchPlan {
         // The partition axis (docs/partitions.md): where writers part ways as partitions grow, Spark's own writers
         // beside the RAPIDS ones, paired as the seed's; at the device scale, so that xxlarge at 20,000 partitions and
         // six strategies fit this machine's time.
+        // Five rounds, as the balance map's: three pairs give a 99% interval t's 9.9, five its 4.6.
         presets.put("partitions", Preset.of(List.of("small", "xxlarge"), DEVICE_SCALE, PARTITIONS_STRATEGIES)
-                .partitions(PARTITION_COUNTS));
+                .partitions(PARTITION_COUNTS).waves(1, BALANCE_ROUNDS));
         presets.put("balance", Preset.of(List.of("small", "large", "xxlarge"), DEVICE_SCALE, BALANCE)
                 .waves(1, BALANCE_ROUNDS).devices(balanceDevices()));
         return presets;

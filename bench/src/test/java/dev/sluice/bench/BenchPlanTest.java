@@ -147,7 +147,8 @@ class BenchPlanTest {
         assertTrue(leftOut.get(0).startsWith("# Left out: per-batch at small, 20000 partitions: needs up to 40006 "
                 + "open files") && leftOut.get(0).contains("may open 20000"), leftOut.get(0));
         assertTrue(header(plan).get(header(plan).size() - 1).startsWith("# paired rounds"), "the pairing stays last");
-        assertTrue(header(plan).get(0).contains("scale 0.25 (the preset's)"), header(plan).get(0));
+        assertTrue(header(plan).get(0).contains("scale 0.25 (the preset's)")
+                && header(plan).get(0).contains("5 measured rounds (the preset's)"), header(plan).get(0));
     }
 
     @Test
