@@ -103,8 +103,8 @@ public final class AxisMap {
         md.append("Per size and ").append(axis.words).append(": each strategy's mapper stage (its waves' mean, ms, ± "
                 + "JMH's 99.9% error) and, for the others, the improvement over " + baseline + " in the same "
                 + "configuration (" + baseline + "'s time / the strategy's - 1) with its 99% interval (paired waves: "
-                + "the geometric mean of the pairs' ratios, Student's t on their logarithms); the ranking, fastest "
-                + "first; then the counters of a wave per task (`io.*`). \"-\": the strategy did not run there (the "
+                + "the geometric mean of the pairs' ratios, Student's t on their logarithms); where " + baseline
+                + " did not run, the first strategy that did stands in, named; the ranking, fastest first; then the counters of a wave per task (`io.*`). \"-\": the strategy did not run there (the "
                 + "plan's header says why). Results: `" + resultLink + "`.\n\n");
         for (Map.Entry<String, Map<String, Map<String, JmhResults.Row>>> size : bySize.entrySet()) {
             md.append("## ").append(size.getKey()).append("\n\n| ").append(axis.words).append(" | ").append(baseline)
@@ -116,12 +116,17 @@ public final class AxisMap {
             for (Map.Entry<String, Map<String, JmhResults.Row>> point : size.getValue().entrySet()) {
                 Map<String, JmhResults.Row> at = point.getValue();
                 JmhResults.Row base = at.get(baseline);
+                // Where the baseline did not run (left out by the plan), the first strategy that did stands in.
+                String stand = base != null ? null : others.stream().filter(at::containsKey).findFirst().orElse(null);
+                JmhResults.Row against = base != null ? base : stand == null ? null : at.get(stand);
                 md.append("| ").append(point.getKey()).append(" | ").append(base == null ? "-"
                         : String.format(Locale.ROOT, "%.0f ± %s", base.score, error(base))).append(" |");
                 for (String s : others) {
                     JmhResults.Row row = at.get(s);
-                    md.append(' ').append(row == null ? "-" : base == null ? String.format(Locale.ROOT,
-                            "%.0f ms", row.score) : improvement(base, row)).append(" |");
+                    md.append(' ').append(row == null ? "-" : s.equals(stand) ? String.format(Locale.ROOT,
+                            "%.0f ± %s (the others against it)", row.score, error(row))
+                            : against == null ? String.format(Locale.ROOT, "%.0f ms", row.score)
+                            : improvement(against, row) + (stand == null ? "" : " vs " + stand)).append(" |");
                 }
                 md.append(' ').append(ranking(at)).append(" |\n");
             }

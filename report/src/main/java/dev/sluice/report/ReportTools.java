@@ -45,7 +45,7 @@ public final class ReportTools {
 
     static int run(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new UsageException("usage: ReportTools report|balance|compare|merge|env|table|ablation|"
+            throw new UsageException("usage: ReportTools report|balance|axes|compare|merge|env|table|ablation|"
                     + "metric|shares|coverage|pairs ...");
         }
         List<String> rest = List.of(args).subList(1, args.length);
@@ -66,6 +66,14 @@ public final class ReportTools {
                     throw new UsageException("usage: balance RESULT.json OUT_DIR");
                 }
                 System.out.println(balance(existing(rest.get(0)), Paths.get(rest.get(1))));
+                return 0;
+            }
+            case "axes": {
+                // axes RESULT.json OUT_DIR: the pages along the partition and memory axes (--partitions, --memory-limit)
+                if (rest.size() != 2) {
+                    throw new UsageException("usage: axes RESULT.json OUT_DIR");
+                }
+                axes(existing(rest.get(0)), Paths.get(rest.get(1))).forEach(System.out::println);
                 return 0;
             }
             case "compare": {
@@ -165,7 +173,7 @@ public final class ReportTools {
                 return 0;
             }
             default:
-                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, balance, compare, merge, "
+                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, balance, axes, compare, merge, "
                         + "env, table, ablation, metric, shares or coverage");
         }
     }
