@@ -120,21 +120,7 @@ final class BypassWriter extends BackgroundWriter {
 
     @Override
     protected void cleanUp(Throwable cause) {
-        for (int p = 0; p < partitionFiles.length; p++) {
-            if (partitionFiles[p] != null) {
-                try {
-                    partitionFiles[p].discard();
-                } catch (IOException | RuntimeException e) {
-                    cause.addSuppressed(e);
-                }
-                partitionFiles[p] = null;
-            }
-        }
-        try {
-            allocator.close();
-        } catch (RuntimeException e) {
-            cause.addSuppressed(e);
-        }
+        PartitionFile.discardAll(partitionFiles, allocator, cause);
     }
 
     @Override

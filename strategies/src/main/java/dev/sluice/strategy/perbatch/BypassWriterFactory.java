@@ -64,13 +64,10 @@ public final class BypassWriterFactory implements ShuffleWriterFactory {
                 / shape.batches)));
     }
 
-    /** As per-batch: the output once plus a partition; a temp file open per non-empty partition until the commit. */
+    /** A file per partition ({@link PartitionFile#planStorage}). */
     @Override
     public void planStorage(StoragePlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
-        plan.bytes("temp files and data files (the output of " + shape.tasksText() + ", once)", shape.tasks
-                * (shape.serializedBytes() + shape.serializedBytes() / config.partitions));
-        plan.openFiles("a temp file per partition of " + shape.tasksText() + " (" + config.partitions + " each), "
-                + "and each task's data, index and checksum files", (long) shape.tasks * (config.partitions + 3));
+        PartitionFile.planStorage(plan, config, shape);
     }
 
     @Override

@@ -1,6 +1,9 @@
 package dev.sluice.strategy.perbatch;
 
 import dev.sluice.spi.Payload;
+import dev.sluice.spi.StoragePlan;
+import dev.sluice.spi.TaskShape;
+import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.memory.HostAllocator;
 import dev.sluice.spi.memory.HostBuffer;
 import dev.sluice.spi.storage.CountedStorage;
@@ -111,6 +114,40 @@ final class PartitionFile {
         } finally {
             delete();
         }
+    }
+
+    /**
+     * After a failure: discards every partition file still held (and forgets it), then closes {@code allocator};
+     * problems go to {@code cause} as suppressed, so that one failed delete never leaves the next file behind.
+     */
+    static void discardAll(PartitionFile[] files, HostAllocator allocator, Throwable cause) {
+        for (int p = 0; p < files.length; p++) {
+            if (files[p] != null) {
+                try {
+                    files[p].discard();
+                } catch (IOException | RuntimeException e) {
+                    cause.addSuppressed(e);
+                }
+                files[p] = null;
+            }
+        }
+        try {
+            allocator.close();
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /**
+     * What a file per partition needs of storage (per-batch's and bypass's): every task's partitions in temp files,
+     * each appended to the data file and deleted in turn at commit, so about the output once plus one partition; a
+     * temp file open per non-empty partition of every task until its commit.
+     */
+    static void planStorage(StoragePlan plan, WriterConfig config, TaskShape shape) {
+        plan.bytes("temp files and data files (the output of " + shape.tasksText() + ", once)", shape.tasks
+                * (shape.serializedBytes() + shape.serializedBytes() / config.partitions));
+        plan.openFiles("a temp file per partition of " + shape.tasksText() + " (" + config.partitions + " each), "
+                + "and each task's data, index and checksum files", (long) shape.tasks * (config.partitions + 3));
     }
 
     private void closeFileAndBuffer() throws IOException {

@@ -64,16 +64,10 @@ public final class PerBatchWriterFactory implements ShuffleWriterFactory {
                 * (config.partitions * options.get(FILE_BUFFER) + shape.inFlightBytes(options.get(MAX_BYTES_IN_FLIGHT))));
     }
 
-    /**
-     * Every task's partitions in temp files, each appended to the data file and deleted in turn at commit: about the
-     * output once, plus one partition; a temp file open per non-empty partition of every task until its commit.
-     */
+    /** A file per partition ({@link PartitionFile#planStorage}). */
     @Override
     public void planStorage(StoragePlan plan, WriterConfig config, OptionValues options, TaskShape shape) {
-        plan.bytes("temp files and data files (the output of " + shape.tasksText() + ", once)", shape.tasks
-                * (shape.serializedBytes() + shape.serializedBytes() / config.partitions));
-        plan.openFiles("a temp file per partition of " + shape.tasksText() + " (" + config.partitions + " each), "
-                + "and each task's data, index and checksum files", (long) shape.tasks * (config.partitions + 3));
+        PartitionFile.planStorage(plan, config, shape);
     }
 
     @Override

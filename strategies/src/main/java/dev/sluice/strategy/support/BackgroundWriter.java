@@ -10,7 +10,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * What every writer that hands records to background threads shares: one life (open, then committed or aborted,
- * once), the first failure of its background work, and commit and abort wrapped around the strategy's own steps.
+ * once), the first failure of its background work, and commit and abort wrapped around the strategy's own steps. A
+ * writer that does all its work on the task thread (bypass, sort) has the same life with no background work.
  * Commit waits, interruptibly and for a bounded time, for the background work, then publishes; any failure on the
  * way aborts and is rethrown. Abort wakes the task thread wherever it waits, lets running work stop (a bounded wait,
  * so that no file is deleted while a thread still writes it), then has the strategy remove what it made.
