@@ -55,12 +55,15 @@ final class PlanMatrix {
                             : "-p" + partitions) + (limit == null ? "" : "-m" + limit);
                     boolean firstPoint = partitions == c.partitions.get(0) && limit == limitPoints.get(0);
                     for (String size : c.sizes) {
+                        Workload workload = Workload.parse("--", size, c.scale, c.tasks, String.valueOf(partitions),
+                                Workload.DEFAULT_BATCHES, Workload.DEFAULT_BATCH_BYTES, Workload.DEFAULT_ROWS_PER_BATCH,
+                                Workload.DEFAULT_PARTITIONING, Workload.DEFAULT_KEYS, c.codec, Workload.DEFAULT_SEED,
+                                dev.sluice.core.input.SchemaSpec.DEFAULT);
                         List<String> strategies = new ArrayList<>();
                         List<String> limits = new ArrayList<>();
                         for (int i = 0; i < c.strategies.size(); i++) {
                             String strategyLimit = limit == null ? c.limits.get(i) : limit;
-                            String refusal = refusal(c, c.strategies.get(i), size, partitions, strategyLimit,
-                                    maxOpenFiles);
+                            String refusal = refusal(c, c.strategies.get(i), workload, strategyLimit, maxOpenFiles);
                             if (refusal == null) {
                                 strategies.add(c.strategies.get(i));
                                 limits.add(strategyLimit);
@@ -70,7 +73,7 @@ final class PlanMatrix {
                                         limit == null ? "" : ", memory limit " + limit, refusal));
                             }
                         }
-                        add(configurations, c, settings, size, device, partitions, point, strategies, limits,
+                        add(configurations, c, settings, size, device, at, partitions, point, strategies, limits,
                                 firstPoint, others);
                     }
                 }
@@ -79,8 +82,12 @@ final class PlanMatrix {
         return configurations;
     }
 
+    /**
+     * A point's configurations at {@code size}: its strategies (paired, or each alone), and at the device's first
+     * point the raw write, floor and paced write, named {@code size + at} ({@code at}: the device's part of a name).
+     */
     private static void add(List<Configuration> configurations, PlanChoices c, Settings settings, String size,
-                            DeviceSpec device, int partitions, String point, List<String> strategies,
+                            DeviceSpec device, String at, int partitions, String point, List<String> strategies,
                             List<String> limits, boolean firstPoint, int others) {
         long weight = DataSize.parse(BenchOption.SIZES.flag(), size).bytes() / 1_000_000 * (c.warmups + c.iterations);
         String first = null;
@@ -102,7 +109,6 @@ final class PlanMatrix {
         if (first == null || !firstPoint) {
             return;
         }
-        String at = device.isNative() ? "" : "-" + device.text().replaceAll("[:=]", "_");
         // The raw write of as many bytes as the first strategy's data files held.
         configurations.add(new Configuration(Configuration.Kind.RAW_WRITE, size + at + "-raw", weight / 4, size, device,
                 partitions, List.of(), List.of(), c.warmups, others, first, settings));
@@ -123,17 +129,12 @@ final class PlanMatrix {
     }
 
     /**
-     * Why {@code strategy} cannot run at {@code size} with {@code partitions} and {@code limit}, or null: a memory
-     * limit its {@code check} refuses, or more files open at once than {@code maxOpenFiles} allows.
+     * Why {@code strategy} cannot run {@code workload} (a size at a partition count) with {@code limit}, or null: a
+     * memory limit its {@code check} refuses, or more files open at once than {@code maxOpenFiles} allows.
      */
-    static String refusal(PlanChoices c, String strategy, String size, int partitions, String limit,
-                          long maxOpenFiles) {
+    static String refusal(PlanChoices c, String strategy, Workload workload, String limit, long maxOpenFiles) {
         StrategySpec spec = StrategySpec.parse(BenchOption.STRATEGIES.flag(), strategy);
-        Workload workload = Workload.parse("--", size, c.scale, c.tasks, String.valueOf(partitions),
-                Workload.DEFAULT_BATCHES, Workload.DEFAULT_BATCH_BYTES, Workload.DEFAULT_ROWS_PER_BATCH,
-                Workload.DEFAULT_PARTITIONING, Workload.DEFAULT_KEYS, c.codec, Workload.DEFAULT_SEED,
-                dev.sluice.core.input.SchemaSpec.DEFAULT);
-        WriterConfig config = WriterConfig.builder().partitions(partitions)
+        WriterConfig config = WriterConfig.builder().partitions(workload.partitions)
                 .memoryLimit(MemoryLimit.parse(BenchOption.MEMORY_LIMIT.flag(), limit, c.machineMemory))
                 .outputDir(Path.of(System.getProperty("java.io.tmpdir"))).build();
         String problem = spec.problem(config);

@@ -33,7 +33,7 @@ public final class RunDirectory {
         public final List<String> strategies;
         /** Paired: the first chunk's rounds (without a budget, the only chunk's). */
         public final int iterations;
-        /** What stops.json says of it: size, device, scale, tasks, codec. */
+        /** What stops.json says of it: size, device, scale, tasks, codec, partitions. */
         final Map<String, String> params;
 
         public Config(String run, String name, long weight, List<String> strategies, int iterations,

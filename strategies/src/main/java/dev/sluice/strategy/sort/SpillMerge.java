@@ -9,6 +9,7 @@ import dev.sluice.strategy.support.BufferedFileChannel;
 import dev.sluice.strategy.support.MergeCopy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.util.List;
 
 /**
@@ -72,20 +73,15 @@ final class SpillMerge {
             BufferedFileChannel out = new BufferedFileChannel(data, outputBuffer.nioBuffer(0, settings.outputBuffer));
             for (int p = 0; p < lengths.length; p++) {
                 for (int s = 0; s < inputs.length; s++) {
-                    long remaining = spills.get(s).partitionLengths[p];
-                    lengths[p] += remaining;
-                    while (remaining > 0) {
-                        read.clear().limit((int) Math.min(read.capacity(), remaining));
-                        int n = inputs[s].read(read, positions[s]);
-                        if (n <= 0) {
-                            throw new IOException("spill file " + spills.get(s).path + " ended at " + positions[s]
-                                    + ", inside partition " + p + "'s segment");
-                        }
+                    long length = spills.get(s).partitionLengths[p];
+                    // The segment's range fails with EOFException if the spill file ends inside it.
+                    ReadableByteChannel segment = inputs[s].range(positions[s], length);
+                    while (read.clear().hasRemaining() && segment.read(read) >= 0) {
                         read.flip();
                         out.write(read);
-                        positions[s] += n;
-                        remaining -= n;
                     }
+                    positions[s] += length;
+                    lengths[p] += length;
                 }
             }
             out.flush();
