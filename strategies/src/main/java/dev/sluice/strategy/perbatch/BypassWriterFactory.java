@@ -21,7 +21,7 @@ import dev.sluice.strategy.support.MergeCopy;
  */
 public final class BypassWriterFactory implements ShuffleWriterFactory {
     public static final String NAME = "bypass";
-    static final String SPARK = "Spark 4.1.1";
+    static final String SPARK = "Spark 4.1.1 @ c0690c763b";
 
     static final StrategyOption<Long> FILE_BUFFER = StrategyOption.size("fileBuffer", 32 * Bytes.KiB, 1, Bytes.GiB,
             "write buffer of each partition's temp file, and of the data file in a stream copy at commit",

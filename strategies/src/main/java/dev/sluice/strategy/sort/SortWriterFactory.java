@@ -22,7 +22,7 @@ import dev.sluice.strategy.support.MergeCopy;
 public final class SortWriterFactory implements ShuffleWriterFactory {
     public static final String NAME = "sort";
     /** The Spark release whose writer this models; its sources are the ones cited in this package. */
-    static final String SPARK = "Spark 4.1.1";
+    static final String SPARK = "Spark 4.1.1 @ c0690c763b";
     /** {@code SortShuffleManager.MAX_SHUFFLE_OUTPUT_PARTITIONS_FOR_SERIALIZED_MODE}: 24 bits of a packed pointer. */
     static final int MAX_PARTITIONS = PackedPointer.MAX_PARTITIONS;
 
