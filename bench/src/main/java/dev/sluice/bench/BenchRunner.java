@@ -1,13 +1,10 @@
 package dev.sluice.bench;
 
 import dev.sluice.bench.Plan.Configuration;
-import dev.sluice.core.run.BenchmarkParam;
-import dev.sluice.core.run.Metric;
 import dev.sluice.report.BudgetAllocation;
 import dev.sluice.report.ReportTools;
 import dev.sluice.report.RunDirectory;
 import dev.sluice.report.StoppingRule;
-import dev.sluice.spi.Bytes;
 import dev.sluice.spi.InvalidParameterException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,10 +15,10 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 
@@ -38,9 +35,6 @@ import org.openjdk.jmh.runner.Runner;
  * ({@link #forkClassPath}).
  */
 public final class BenchRunner {
-    /** The secondary result the raw write takes its size from (WaveFigures writes it): a data file's bytes per task. */
-    static final String DATA_BYTES_PER_TASK = Metric.WAVE_DATA_BYTES_PER_TASK.key();
-
     private final String script = "bench.sh";
     /**
      * The repository, for the default {@code --out} and the git commit: {@code SLUICE_ROOT}, set by the launcher (an
@@ -98,7 +92,7 @@ public final class BenchRunner {
         directory = plan.directory(out);
         invoker = new JmhInvoker(out, directory, options, err, script);
         references = new References(options.cachedReferences(plan.budget) ? ReferenceCache.standard() : null,
-                invoker, out, commit, err, script);
+                invoker, directory, out, commit, err, script);
         JmhInvoker.forkClassPathWithout(BenchRunner.class);
         Runs.writePlan(out, plan, directory.configs());
         runAll(plan);
@@ -141,9 +135,11 @@ public final class BenchRunner {
                 lastPaired = i;
             }
         }
-        // Seconds and weight of each configuration that ran, by kind: what the ones after the last paired configuration
-        // are estimated from, so that the budget keeps their time (a raw write and the floors).
-        Map<Configuration.Kind, List<double[]>> ran = new EnumMap<>(Configuration.Kind.class);
+        // What ran took: the ones after the last chunk (a raw write, the floors) are estimated from it.
+        KindTimes ran = new KindTimes();
+        // Under a budget, the references the cache does not hold wait for the comparisons (References).
+        boolean mayWait = plan.budget > 0 && references.caches();
+        List<Integer> waiting = new ArrayList<>();
         long done = 0;
         started = now();
         err.println(script + ": " + n + " configurations into " + out);
@@ -161,6 +157,7 @@ public final class BenchRunner {
             err.println(script + ": [" + (i + 1) + "/" + n + "] " + c.name + " (elapsed " + elapsed + "s, " + left
                     + ")");
             long t0 = now();
+            boolean measured = true;
             switch (c.kind) {
                 case NOISE_FLOOR:
                     results.put(c.name, invoker.run(Runs.noiseFloor(c, run)));
@@ -169,20 +166,21 @@ public final class BenchRunner {
                     results.put(c.name, invoker.run(Runs.single(c, run)));
                     break;
                 case RAW_WRITE:
-                    long bytes = dataBytesPerTask(c.rawOf);
-                    err.println(script + ":   " + BenchmarkParam.FILE_BYTES + " = " + bytes + " (" + c.rawOf + "'s "
-                            + DATA_BYTES_PER_TASK + ")");
-                    references.run(Runs.raw(c, run, bytes));
-                    break;
                 case FLOOR:
-                    references.run(Runs.floor(c, run));
-                    break;
                 case PACED_WRITE:
-                    long fileBytes = dataBytesPerTask(c.rawOf);
-                    long pace = pace(fileBytes, c.size);
-                    err.println(script + ":   " + BenchmarkParam.PACE + " = " + pace + " bytes/s per thread (" + fileBytes
-                            + " bytes over " + c.size + "-floor's serialize + compress)");
-                    references.run(Runs.paced(c, run, String.valueOf(fileBytes), String.valueOf(pace)));
+                    // A paced write waits with its floor.
+                    Optional<JmhRun> reference = references.build(c, run, results);
+                    if (reference.isEmpty() && mayWait) {
+                        err.println(script + ":   its floor " + c.size + "-floor waits, and so does it");
+                    }
+                    measured = reference.isPresent() ? references.run(reference.get(), mayWait) : false;
+                    if (!measured) {
+                        if (!mayWait) {
+                            throw new IOException(c.size + "-floor has no serialize and compress results to pace "
+                                    + c.name + " by");
+                        }
+                        waiting.add(i);
+                    }
                     break;
                 case PAIRED:
                     String share = schedule.reach(named.get(i), t0 - started, done);
@@ -191,10 +189,14 @@ public final class BenchRunner {
                     }
                     long reserve = 0;
                     if (plan.budget > 0 && i == lastPaired) {
-                        reserve = tailReserve(configs.subList(i + 1, n), ran);
+                        reserve = ran.estimate(configs.subList(i + 1, n));
+                        if (!waiting.isEmpty()) {
+                            reserve += Math.round(References.SHARE * plan.budget);
+                        }
                         if (reserve > 0) {
                             err.println(script + ":   keeping " + reserve + "s of the budget for the " + (n - 1 - i)
-                                    + " configurations after it, from the times of the same kinds before");
+                                    + " configurations after it" + (waiting.isEmpty() ? "" : " and the "
+                                    + waiting.size() + " references waiting"));
                         }
                     }
                     chunks(plan, schedule, reserve);
@@ -204,38 +206,44 @@ public final class BenchRunner {
             }
             done += c.weight;
             long took = now() - t0;
-            ran.computeIfAbsent(c.kind, k -> new ArrayList<>()).add(new double[] {took, c.weight});
-            err.println(script + ": [" + (i + 1) + "/" + n + "] done in " + took + "s");
+            if (measured) {
+                ran.add(c.kind, took, c.weight);
+            }
+            err.println(script + ": [" + (i + 1) + "/" + n + "] " + (measured ? "done in " + took + "s" : "waits"));
         }
+        runWaiting(plan, waiting, ran);
     }
 
     /**
-     * The seconds to keep for {@code tail}, the configurations that run after the budget's last chunk, from the
-     * {@code [seconds, weight]} of the configurations of each kind that ran: the line through the last two of its kind
-     * (a fixed cost, a JVM and the inputs, plus a cost growing with the bytes, as the weights do), extended to the
-     * configuration's weight, never below the last one's seconds; the last one's seconds where only one ran; none for
-     * a kind that has not run. (Scaling one point by the weights alone would count the fixed cost again for every
-     * byte: 200 s kept for a small size's floors that took 5.)
+     * The references that waited for the comparisons, in the plan's order, while the budget lasts
+     * ({@link References#fits}); the others are named in unmeasured.tsv.
      */
-    static long tailReserve(List<Configuration> tail, Map<Configuration.Kind, List<double[]>> ran) {
-        double seconds = 0;
-        for (Configuration c : tail) {
-            List<double[]> before = ran.getOrDefault(c.kind, List.of());
-            if (before.isEmpty()) {
+    private void runWaiting(Plan plan, List<Integer> waiting, KindTimes ran)
+            throws Exception {
+        List<RunDirectory.Config> named = directory.configs();
+        for (int i : waiting) {
+            Configuration c = plan.configurations.get(i);
+            String run = named.get(i).run;
+            long left = plan.budget - (now() - started);
+            long estimate = ran.estimate(List.of(c));
+            err.println(script + ": [" + (i + 1) + "/" + named.size() + "] " + c.name + ", waiting (" + Math.max(left, 0)
+                    + "s of the budget left" + (estimate > 0 ? ", estimated " + estimate + "s" : "") + ")");
+            if (!References.fits(estimate, left)) {
+                references.unmeasured(run, left <= 0 ? "the budget was spent" : "estimated " + estimate + " s, "
+                        + left + " s of the budget left");
                 continue;
             }
-            double[] last = before.get(before.size() - 1);
-            double estimate = last[0];
-            if (before.size() > 1) {
-                double[] previous = before.get(before.size() - 2);
-                if (last[1] != previous[1]) {
-                    double perWeight = Math.max(0, (last[0] - previous[0]) / (last[1] - previous[1]));
-                    estimate = last[0] + perWeight * Math.max(0, c.weight - last[1]);
-                }
+            Optional<JmhRun> reference = references.build(c, run, results);
+            if (reference.isEmpty()) {
+                references.unmeasured(run, "its floor " + c.size + "-floor was not measured");
+                continue;
             }
-            seconds += estimate;
+            long t0 = now();
+            references.run(reference.get(), false);
+            long took = now() - t0;
+            ran.add(c.kind, took, c.weight);
+            err.println(script + ": [" + (i + 1) + "/" + named.size() + "] done in " + took + "s");
         }
-        return (long) Math.ceil(seconds);
     }
 
     /**
@@ -263,30 +271,6 @@ public final class BenchRunner {
                 invoker.run(r);
             }
         }
-    }
-
-    /**
-     * The paced write's bytes per second per thread: a task's {@code fileBytes} over its size's CPU floor (serialize
-     * + compress of the whole wave on every core), so that each thread's last byte is due when the floor's work ends.
-     */
-    private long pace(long fileBytes, String size) throws IOException {
-        double cpuMs = directory.floorCpuMs(size).orElseThrow(() -> new IOException(size
-                + "-floor has no serialize and compress results to pace the write by"));
-        return Math.max(Bytes.MiB, Math.round(fileBytes * 1000.0 / cpuMs));
-    }
-
-    /** The data file's bytes per task of configuration {@code name}: of its first strategy where it is paired. */
-    private long dataBytesPerTask(String name) throws IOException {
-        Collection<RunResult> single = results.get(name);
-        if (single == null) {
-            return Math.round(directory.metric(name, DATA_BYTES_PER_TASK));
-        }
-        for (RunResult r : single) {
-            if (r.getSecondaryResults().containsKey(DATA_BYTES_PER_TASK)) {
-                return Math.round(r.getSecondaryResults().get(DATA_BYTES_PER_TASK).getScore());
-            }
-        }
-        throw new IOException(name + " has no " + DATA_BYTES_PER_TASK);
     }
 
     /** Seconds since the epoch, as the run's progress counts them. */

@@ -84,10 +84,10 @@ final class Runs {
             case FLOOR:
                 return List.of(floor(c, run));
             case PACED_WRITE:
-                return List.of(paced(c, run, "(" + c.rawOf + "'s " + BenchRunner.DATA_BYTES_PER_TASK + ")",
+                return List.of(paced(c, run, "(" + c.rawOf + "'s " + References.DATA_BYTES_PER_TASK + ")",
                         "(those bytes over " + c.size + "-floor's serialize + compress)"));
             default:
-                return List.of(raw(c, run, "(" + c.rawOf + "'s " + BenchRunner.DATA_BYTES_PER_TASK + ")"));
+                return List.of(raw(c, run, "(" + c.rawOf + "'s " + References.DATA_BYTES_PER_TASK + ")"));
         }
     }
 

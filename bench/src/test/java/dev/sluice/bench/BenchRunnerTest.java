@@ -9,9 +9,7 @@ import dev.sluice.jmh.state.GateState;
 import dev.sluice.spi.InvalidParameterException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,17 +95,19 @@ class BenchRunnerTest {
                 "the largest size's raw write, floors and paced write");
         Configuration raw = tail.get(0);
         Configuration floor = tail.get(1);
-        Map<Configuration.Kind, List<double[]>> ran = new EnumMap<>(Configuration.Kind.class);
-        assertEquals(0, BenchRunner.tailReserve(tail, ran), "nothing of those kinds has run: nothing to go by");
+        assertEquals(0, new KindTimes().estimate(tail), "nothing of those kinds has run: nothing to go by");
         // One raw write so far: its seconds as they are; two floors: the line through them, extended.
-        ran.put(Configuration.Kind.RAW_WRITE, List.of(new double[] {10, raw.weight / 2.0}));
-        ran.put(Configuration.Kind.FLOOR, List.of(new double[] {20, floor.weight / 4.0},
-                new double[] {30, floor.weight / 2.0}));
-        assertEquals(10 + 50, BenchRunner.tailReserve(tail, ran));
+        KindTimes ran = new KindTimes();
+        ran.add(Configuration.Kind.RAW_WRITE, 10, raw.weight / 2.0);
+        ran.add(Configuration.Kind.FLOOR, 20, floor.weight / 4.0);
+        ran.add(Configuration.Kind.FLOOR, 30, floor.weight / 2.0);
+        assertEquals(10 + 50, ran.estimate(tail));
         // A line that falls (a noisy pair of runs) keeps the last one's seconds.
-        ran.put(Configuration.Kind.FLOOR, List.of(new double[] {30, floor.weight / 4.0},
-                new double[] {20, floor.weight / 2.0}));
-        assertEquals(10 + 20, BenchRunner.tailReserve(tail, ran));
+        KindTimes noisy = new KindTimes();
+        noisy.add(Configuration.Kind.RAW_WRITE, 10, raw.weight / 2.0);
+        noisy.add(Configuration.Kind.FLOOR, 30, floor.weight / 4.0);
+        noisy.add(Configuration.Kind.FLOOR, 20, floor.weight / 2.0);
+        assertEquals(10 + 20, noisy.estimate(tail));
     }
 
     @Test

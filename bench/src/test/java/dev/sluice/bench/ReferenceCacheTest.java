@@ -1,11 +1,16 @@
 package dev.sluice.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.run.BenchmarkParam;
 import dev.sluice.jmh.write.RawWriteBenchmark;
+import dev.sluice.report.RunTiming;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -33,6 +38,38 @@ class ReferenceCacheTest {
         try (var files = Files.list(dir.resolve("cache"))) {
             assertEquals(2, files.count(), "the result and its key, no temporary file left");
         }
+    }
+
+    @Test
+    void underABudgetAReferenceTheCacheDoesNotHoldWaitsAndOneItHoldsIsCopied(@TempDir Path dir) throws Exception {
+        ReferenceCache cache = new ReferenceCache(dir.resolve("cache"));
+        Path out = Files.createDirectories(dir.resolve("run"));
+        Files.createDirectories(out.resolve("runs"));
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        // No invoker: a reference that waits must not run, and one in the cache is copied.
+        References references = new References(cache, null, null, out, "abc", new PrintStream(said, true,
+                StandardCharsets.UTF_8), "bench.sh");
+        JmhRun cold = raw("small", "1000");
+        assertFalse(references.run(cold, true), "not in the cache: it waits");
+        assertFalse(Files.exists(out.resolve("runs/03-small-raw.json")), "and writes nothing");
+        assertTrue(said.toString(StandardCharsets.UTF_8).contains("measured after the comparisons"), said.toString(
+                StandardCharsets.UTF_8));
+        cache.store(ReferenceCache.key(cold), Files.writeString(dir.resolve("kept.json"), "[]"), "then at abc");
+        assertTrue(references.run(cold, true), "in the cache: copied");
+        assertEquals("[]", Files.readString(out.resolve("runs/03-small-raw.json")));
+        assertTrue(Files.readString(out.resolve(RunTiming.CACHED)).startsWith("03-small-raw\tthen at abc\t"));
+        references.unmeasured("11-large-raw", "the budget was spent");
+        assertEquals("11-large-raw\tthe budget was spent\n", Files.readString(out.resolve(RunTiming.UNMEASURED)));
+    }
+
+    @Test
+    void aWaitingReferenceStartsWhileItsEstimateFitsWhatIsLeftOfTheBudget() {
+        assertTrue(References.fits(30, 90));
+        assertTrue(References.fits(90, 90), "exactly what is left");
+        assertFalse(References.fits(91, 90));
+        assertTrue(References.fits(0, 1), "the first of its kind, with nothing to go by, while any is left");
+        assertFalse(References.fits(0, 0), "nothing left");
+        assertFalse(References.fits(0, -5), "the comparisons' last chunk ran past the budget");
     }
 
     @Test

@@ -28,14 +28,23 @@ public final class RunTiming {
     public final long budget;
     /** The references copied from the reference cache, with when and at which commit each was measured. */
     public final java.util.List<String> cached;
+    /**
+     * The run directory's list of references that waited for the comparisons and did not fit in what was left of the
+     * budget: file and why.
+     */
+    public static final String UNMEASURED = "unmeasured.tsv";
+
+    /** The references not measured in the run, with why (the budget): their result is not in it. */
+    public final java.util.List<String> unmeasured;
 
     RunTiming(double chunkSeconds, double referenceSeconds, double noiseFloorSeconds, long budget,
-              java.util.List<String> cached) {
+              java.util.List<String> cached, java.util.List<String> unmeasured) {
         this.chunkSeconds = chunkSeconds;
         this.referenceSeconds = referenceSeconds;
         this.noiseFloorSeconds = noiseFloorSeconds;
         this.budget = budget;
         this.cached = java.util.List.copyOf(cached);
+        this.unmeasured = java.util.List.copyOf(unmeasured);
     }
 
     /** The timing of the run directory {@code dir}; empty where it has no timing.tsv. */
@@ -82,7 +91,17 @@ public final class RunTiming {
                 }
             }
         }
-        return Optional.of(new RunTiming(chunks, references, noise, budget, cached));
+        java.util.List<String> unmeasured = new java.util.ArrayList<>();
+        Path left = dir.resolve(UNMEASURED);
+        if (Files.isRegularFile(left)) {
+            for (String line : Files.readAllLines(left)) {
+                String[] parts = line.split("\t");
+                if (parts.length >= 2) {
+                    unmeasured.add(parts[0] + " (" + parts[1] + ")");
+                }
+            }
+        }
+        return Optional.of(new RunTiming(chunks, references, noise, budget, cached, unmeasured));
     }
 
     /** Every JMH run's seconds. */
@@ -95,9 +114,11 @@ public final class RunTiming {
         double overhead = referenceSeconds + noiseFloorSeconds;
         return String.format(Locale.ROOT, "Overhead: the references (raw writes, floors, paced writes) took %.0f s and "
                         + "the noise floor %.0f s, %.1f%% of the run's %.0f s of JMH runs%s; the paired chunks %.0f s "
-                        + "(timing.tsv)%s.", referenceSeconds, noiseFloorSeconds, 100 * overhead / totalSeconds(),
+                        + "(timing.tsv)%s%s.", referenceSeconds, noiseFloorSeconds, 100 * overhead / totalSeconds(),
                 totalSeconds(), budget > 0 ? String.format(Locale.ROOT, " (%.1f%% of its %d s budget)",
                         100 * overhead / budget, budget) : "", chunkSeconds, cached.isEmpty() ? ""
-                        : "; from the reference cache, not run here (" + CACHED + "): " + String.join(", ", cached));
+                        : "; from the reference cache, not run here (" + CACHED + "): " + String.join(", ", cached),
+                unmeasured.isEmpty() ? "" : "; not measured, having waited for the comparisons (" + UNMEASURED
+                        + "; the next run of this build measures them first): " + String.join(", ", unmeasured));
     }
 }

@@ -29,6 +29,19 @@ class RunTimingTest {
     }
 
     @Test
+    void referencesThatWaitedAndDidNotFitAreNamedWithWhy(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("timing.tsv"), "02-small-c1\t90.000\n03-small-raw\t3.000\n");
+        Files.writeString(dir.resolve(RunTiming.UNMEASURED), "11-large-raw\tthe budget was spent\n"
+                + "13-large-paced\tits floor large-floor was not measured\n");
+        RunTiming t = RunTiming.read(dir).orElseThrow();
+        assertEquals(List.of("11-large-raw (the budget was spent)",
+                "13-large-paced (its floor large-floor was not measured)"), t.unmeasured);
+        assertTrue(t.line().endsWith("; not measured, having waited for the comparisons (unmeasured.tsv; the next run "
+                + "of this build measures them first): 11-large-raw (the budget was spent), 13-large-paced (its floor "
+                + "large-floor was not measured)."), t.line());
+    }
+
+    @Test
     void anUndecidedComparisonIsKeptOpenByANearZeroEffectTheBudgetOrItsSpread() {
         BudgetAllocation allocation = new BudgetAllocation();
         PairedRatio nearNone = PairedRatio.ofRatios(List.of(0.97, 1.01, 0.99, 0.95), PairedRatio.CONFIDENCE);
