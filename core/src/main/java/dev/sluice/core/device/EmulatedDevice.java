@@ -228,7 +228,7 @@ public final class EmulatedDevice implements AutoCloseable {
                     + cache + (mechanism == DeviceMechanism.FLUID ? "; loop device made new, over a throttled loop "
                     + "device " + diskMajMin + " with a disk's queue (" + queueRequests + " requests of "
                     + LoopDevices.REQUEST_KIB + " KiB), writeback from the first byte (syncfs every "
-                    + WritebackStarter.PAUSE_MILLIS + " ms, ext4 without barriers)" : ""), figures, capacity,
+                    + WritebackStarter.pauseMillis() + " ms, ext4 without barriers)" : ""), figures, capacity,
                     ownerClosesOnSignal ? HOOK_WAIT_SECONDS : 0, log, mechanism, cap);
         } catch (IOException | RuntimeException | Error e) {
             List<String> problems = DeviceRecovery.tearDown(state);

@@ -11,12 +11,41 @@ import java.util.concurrent.TimeUnit;
  * Starts a device's writeback from its first dirty byte, as a disk drains its cache, where the kernel would wait until
  * the device's dirty pages reach its freerun ceiling: a small process that calls {@code syncfs} on the device's file
  * system over and over (each call writes back what is dirty when it starts and waits for it, so the device is never
- * idle while anything is dirty), pausing {@value #PAUSE_MILLIS} ms between calls. It is Perl because Java has no
+ * idle while anything is dirty), pausing {@link #pauseMillis()} ms between calls. It is Perl because Java has no
  * {@code syncfs} and Perl is on every Debian system (perl-base is essential); it exits by itself when the process that
  * started it is gone, so that a killed run does not keep the mount busy, and its pid is recorded for the teardown.
  */
 final class WritebackStarter {
-    static final int PAUSE_MILLIS = 5;
+    /**
+     * The pause between two calls, in ms, unless {@code $SLUICE_WRITEBACK_PAUSE_MS} (an environment variable, which
+     * JMH's forks inherit) says otherwise: for measuring what the starter's rhythm costs (docs/balance.md, "The writeback
+     * starter's rhythm": at 5, 25 and 100 ms the same).
+     */
+    static final int DEFAULT_PAUSE_MILLIS = 5;
+
+    static final String PAUSE_ENV = "SLUICE_WRITEBACK_PAUSE_MS";
+
+    /** The pause this process's devices take: {@code $SLUICE_WRITEBACK_PAUSE_MS}, else the default. */
+    static int pauseMillis() {
+        return pauseMillis(System.getenv(PAUSE_ENV));
+    }
+
+    /** The pause {@code given} names (whole ms, 1 to 1000), or the default where none is given. */
+    static int pauseMillis(String given) {
+        if (given == null || given.isBlank()) {
+            return DEFAULT_PAUSE_MILLIS;
+        }
+        try {
+            int ms = Integer.parseInt(given.trim());
+            if (ms >= 1 && ms <= 1000) {
+                return ms;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new IllegalArgumentException("invalid " + PAUSE_ENV + " '" + given + "': allowed are whole "
+                + "milliseconds from 1 to 1000");
+    }
     /** A word in its command line, so that a teardown kills only what it started, never a reused pid. */
     static final String MARK = "sluice-writeback-starter";
     private static final String SCRIPT = String.join("\n",
@@ -47,7 +76,7 @@ final class WritebackStarter {
     /** Starts it on {@code mount}, recording its pid in {@code state}; waits until it has the directory open. */
     static void start(Path mount, DeviceState state) throws IOException {
         Process p = new ProcessBuilder(List.of("perl", "-e", SCRIPT, MARK, mount.toString(),
-                String.valueOf(PAUSE_MILLIS), String.valueOf(syncfsNumber()))).redirectErrorStream(true).start();
+                String.valueOf(pauseMillis()), String.valueOf(syncfsNumber()))).redirectErrorStream(true).start();
         state.put("writeback.pid", String.valueOf(p.pid()));
         String first = readLine(p);
         if (!"ready".equals(first)) {
