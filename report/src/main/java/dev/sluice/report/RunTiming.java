@@ -81,27 +81,26 @@ public final class RunTiming {
             Matcher m = BUDGET.matcher(Files.readString(plan));
             budget = m.find() ? Long.parseLong(m.group(1)) : 0;
         }
-        java.util.List<String> cached = new java.util.ArrayList<>();
-        Path cache = dir.resolve(CACHED);
-        if (Files.isRegularFile(cache)) {
-            for (String line : Files.readAllLines(cache)) {
-                String[] parts = line.split("\t");
-                if (parts.length >= 2) {
-                    cached.add(parts[0] + " (measured " + parts[1] + ")");
-                }
-            }
-        }
-        java.util.List<String> unmeasured = new java.util.ArrayList<>();
-        Path left = dir.resolve(UNMEASURED);
-        if (Files.isRegularFile(left)) {
-            for (String line : Files.readAllLines(left)) {
-                String[] parts = line.split("\t");
-                if (parts.length >= 2) {
-                    unmeasured.add(parts[0] + " (" + parts[1] + ")");
-                }
-            }
-        }
+        java.util.List<String> cached = named(dir.resolve(CACHED), "measured ");
+        java.util.List<String> unmeasured = named(dir.resolve(UNMEASURED), "");
         return Optional.of(new RunTiming(chunks, references, noise, budget, cached, unmeasured));
+    }
+
+    /**
+     * The lines of a run directory's list {@code file} (a reference's file, a tab, what is said of it, ...) as "FILE
+     * (PREFIX SAID)"; none where the run has no such file.
+     */
+    private static java.util.List<String> named(Path file, String prefix) throws IOException {
+        java.util.List<String> named = new java.util.ArrayList<>();
+        if (Files.isRegularFile(file)) {
+            for (String line : Files.readAllLines(file)) {
+                String[] parts = line.split("\t");
+                if (parts.length >= 2) {
+                    named.add(parts[0] + " (" + prefix + parts[1] + ")");
+                }
+            }
+        }
+        return named;
     }
 
     /** Every JMH run's seconds. */
