@@ -63,6 +63,40 @@ class ReferenceCacheTest {
     }
 
     @Test
+    void theReferencesCodeIsTheJarsContentButTheStrategiesSoARebuildOrAStrategyAloneKeepsTheCache(@TempDir Path dir)
+            throws Exception {
+        Path built = jar(dir.resolve("a/benchmarks.jar"), Map.of("dev/sluice/core/Floor.class", "core",
+                "dev/sluice/strategy/Buffered.class", "buffered", "net/jpountz/lz4/LZ4.class", "lz4"));
+        Path rebuilt = jar(dir.resolve("b/benchmarks.jar"), Map.of("dev/sluice/core/Floor.class", "core",
+                "dev/sluice/strategy/Buffered.class", "buffered", "net/jpountz/lz4/LZ4.class", "lz4"));
+        Files.setLastModifiedTime(rebuilt, java.nio.file.attribute.FileTime.fromMillis(0));
+        Path strategyChanged = jar(dir.resolve("c/benchmarks.jar"), Map.of("dev/sluice/core/Floor.class", "core",
+                "dev/sluice/strategy/Buffered.class", "buffered, faster", "net/jpountz/lz4/LZ4.class", "lz4"));
+        Path coreChanged = jar(dir.resolve("d/benchmarks.jar"), Map.of("dev/sluice/core/Floor.class", "core, changed",
+                "dev/sluice/strategy/Buffered.class", "buffered", "net/jpountz/lz4/LZ4.class", "lz4"));
+        Path libraryChanged = jar(dir.resolve("e/benchmarks.jar"), Map.of("dev/sluice/core/Floor.class", "core",
+                "dev/sluice/strategy/Buffered.class", "buffered", "net/jpountz/lz4/LZ4.class", "lz4 1.11"));
+        String code = ReferenceCache.jarDigest(built);
+        assertTrue(code.startsWith("benchmarks.jar 2 entries but dev/sluice/strategy/, sha-256 "), code);
+        assertEquals(code, ReferenceCache.jarDigest(rebuilt), "the same code built again, at another time");
+        assertEquals(code, ReferenceCache.jarDigest(strategyChanged), "a strategy alone changed");
+        assertFalse(code.equals(ReferenceCache.jarDigest(coreChanged)), "core changed");
+        assertFalse(code.equals(ReferenceCache.jarDigest(libraryChanged)), "a library changed");
+    }
+
+    private static Path jar(Path file, Map<String, String> entries) throws Exception {
+        Files.createDirectories(file.getParent());
+        try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(file))) {
+            for (Map.Entry<String, String> e : new java.util.TreeMap<>(entries).entrySet()) {
+                out.putNextEntry(new java.util.zip.ZipEntry(e.getKey()));
+                out.write(e.getValue().getBytes(StandardCharsets.UTF_8));
+                out.closeEntry();
+            }
+        }
+        return file;
+    }
+
+    @Test
     void aWaitingReferenceStartsWhileItsEstimateFitsWhatIsLeftOfTheBudget() {
         assertTrue(References.fits(30, 90));
         assertTrue(References.fits(90, 90), "exactly what is left");
