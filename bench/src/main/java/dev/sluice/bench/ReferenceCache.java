@@ -28,9 +28,9 @@ import java.util.zip.ZipFile;
  * from here, and the run directory's {@code cache.tsv} says which came from where. An entry is found only under the
  * same key: another machine or kernel, a benchmarks.jar whose code differs but in the strategies ({@link #code}),
  * other storage under the run's files, or any other parameter of the JMH run (its benchmark, every parameter, warm-ups
- * and iterations: {@link JmhRun#describe}) misses, and the reference is measured again and kept. One directory: {@code -Dsluice.referenceCache=DIR}, else
- * {@code $SLUICE_REFERENCE_CACHE}, else {@code $XDG_CACHE_HOME/sluice/references} (or {@code ~/.cache/...});
- * {@code off} keeps nothing.
+ * and iterations: {@link JmhRun#describe}) misses, and the reference is measured again and kept. One directory:
+ * {@code -Dsluice.referenceCache=DIR}, else {@code $SLUICE_REFERENCE_CACHE}, else
+ * {@code $XDG_CACHE_HOME/sluice/references} (or {@code ~/.cache/...}); {@code off} keeps nothing.
  */
 final class ReferenceCache {
     static final String PROPERTY = "sluice.referenceCache";
@@ -61,13 +61,26 @@ final class ReferenceCache {
         return dir;
     }
 
-    /** The key of {@code run} on this machine, with this build of the benchmarks, on the storage under its files. */
+    /**
+     * The code of this process's benchmarks ({@link #code}), read once: the jar does not change under a running
+     * process, and a digest of it reads all of its 20 MB.
+     */
+    private static String benchmarksCode;
+
+    /** The key of {@code run} on this machine, with this code of the benchmarks, on the storage under its files. */
     static Map<String, String> key(JmhRun run) throws IOException {
         Map<String, String> key = new LinkedHashMap<>(TaskRateCache.machine());
-        key.put("code", code(RawWriteBenchmark.class));
+        key.put("code", benchmarksCode());
         key.put("storage", TaskRateCache.storage(TrialDirectory.base()));
         key.put("run", run.describe());
         return key;
+    }
+
+    private static synchronized String benchmarksCode() throws IOException {
+        if (benchmarksCode == null) {
+            benchmarksCode = code(RawWriteBenchmark.class);
+        }
+        return benchmarksCode;
     }
 
     /** The entries of benchmarks.jar no reference runs: the strategies, which the paired waves alone run. */

@@ -104,7 +104,8 @@ public final class AxisMap {
                 + "JMH's 99.9% error) and, for the others, the improvement over " + baseline + " in the same "
                 + "configuration (" + baseline + "'s time / the strategy's - 1) with its 99% interval (paired waves: "
                 + "the geometric mean of the pairs' ratios, Student's t on their logarithms); where " + baseline
-                + " did not run, the first strategy that did stands in, named; the ranking, fastest first; then the counters of a wave per task (`io.*`). \"-\": the strategy did not run there (the "
+                + " did not run, the first strategy that did stands in, named; the ranking, fastest first; then the "
+                + "counters of a wave per task (`io.*`). \"-\": the strategy did not run there (the "
                 + "plan's header says why). Results: `" + resultLink + "`.\n\n");
         for (Map.Entry<String, Map<String, Map<String, JmhResults.Row>>> size : bySize.entrySet()) {
             md.append("## ").append(size.getKey()).append("\n\n| ").append(axis.words).append(" | ").append(baseline)

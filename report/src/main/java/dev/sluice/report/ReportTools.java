@@ -173,8 +173,8 @@ public final class ReportTools {
                 return 0;
             }
             default:
-                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, balance, axes, compare, merge, "
-                        + "env, table, ablation, metric, shares or coverage");
+                throw new UsageException("unknown tool '" + args[0] + "': allowed is report, balance, axes, compare, "
+                        + "merge, env, table, ablation, metric, shares or coverage");
         }
     }
 

@@ -20,6 +20,11 @@ public final class RunTiming {
 
     /** The run directory's list of references copied from the reference cache: file, when and commit, entry. */
     public static final String CACHED = "cache.tsv";
+    /**
+     * The run directory's list of references that waited for the comparisons and did not fit in what was left of the
+     * budget: file and why.
+     */
+    public static final String UNMEASURED = "unmeasured.tsv";
 
     public final double chunkSeconds;
     public final double referenceSeconds;
@@ -28,12 +33,6 @@ public final class RunTiming {
     public final long budget;
     /** The references copied from the reference cache, with when and at which commit each was measured. */
     public final java.util.List<String> cached;
-    /**
-     * The run directory's list of references that waited for the comparisons and did not fit in what was left of the
-     * budget: file and why.
-     */
-    public static final String UNMEASURED = "unmeasured.tsv";
-
     /** The references not measured in the run, with why (the budget): their result is not in it. */
     public final java.util.List<String> unmeasured;
 

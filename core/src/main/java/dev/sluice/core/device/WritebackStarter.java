@@ -18,8 +18,8 @@ import java.util.concurrent.TimeUnit;
 final class WritebackStarter {
     /**
      * The pause between two calls, in ms, unless {@code $SLUICE_WRITEBACK_PAUSE_MS} (an environment variable, which
-     * JMH's forks inherit) says otherwise: for measuring what the starter's rhythm costs (docs/balance.md, "The writeback
-     * starter's rhythm": at 5, 25 and 100 ms the same).
+     * JMH's forks inherit) says otherwise: for measuring what the starter's rhythm costs (docs/balance.md: at 5, 25
+     * and 100 ms the same answer).
      */
     static final int DEFAULT_PAUSE_MILLIS = 5;
 
