@@ -55,10 +55,8 @@ final class PlanMatrix {
                             : "-p" + partitions) + (limit == null ? "" : "-m" + limit);
                     boolean firstPoint = partitions == c.partitions.get(0) && limit == limitPoints.get(0);
                     for (String size : c.sizes) {
-                        Workload workload = Workload.parse("--", size, c.scale, c.tasks, String.valueOf(partitions),
-                                Workload.DEFAULT_BATCHES, Workload.DEFAULT_BATCH_BYTES, Workload.DEFAULT_ROWS_PER_BATCH,
-                                Workload.DEFAULT_PARTITIONING, Workload.DEFAULT_KEYS, c.codec, Workload.DEFAULT_SEED,
-                                dev.sluice.core.input.SchemaSpec.DEFAULT);
+                        Workload workload = Workload.planned(size, c.scale, c.tasks, String.valueOf(partitions),
+                                c.codec);
                         List<String> strategies = new ArrayList<>();
                         List<String> limits = new ArrayList<>();
                         for (int i = 0; i < c.strategies.size(); i++) {

@@ -86,7 +86,12 @@ public final class Workload {
      * #parse} does, its errors naming {@code --} options.
      */
     public static Workload planned(String size, String scale, String tasks, String codec) {
-        return parse("--", size, scale, tasks, DEFAULT_PARTITIONS, DEFAULT_BATCHES, DEFAULT_BATCH_BYTES,
+        return planned(size, scale, tasks, DEFAULT_PARTITIONS, codec);
+    }
+
+    /** The same at {@code partitions} partitions (a point of the partition axis). */
+    public static Workload planned(String size, String scale, String tasks, String partitions, String codec) {
+        return parse("--", size, scale, tasks, partitions, DEFAULT_BATCHES, DEFAULT_BATCH_BYTES,
                 DEFAULT_ROWS_PER_BATCH, DEFAULT_PARTITIONING, DEFAULT_KEYS, codec, DEFAULT_SEED,
                 dev.sluice.core.input.SchemaSpec.DEFAULT);
     }
