@@ -19,7 +19,7 @@ public final class Eligibility {
      * where the settings allow no strategy ({@link #whyNot} says why).
      */
     static PieceCompression compression(SparkConf conf) {
-        return whyNotChecksums(conf) == null ? PieceCompression.of(conf) : null;
+        return PieceCompression.of(conf);
     }
 
     /** Why {@code dependency}'s shuffle cannot go through a strategy, in one sentence, or null when it can. */
@@ -62,20 +62,7 @@ public final class Eligibility {
         return null;
     }
 
-    private static String whyNotChecksums(SparkConf conf) {
-        String algorithm = conf.get("spark.shuffle.checksum.algorithm", "ADLER32");
-        if (conf.getBoolean("spark.shuffle.checksum.enabled", true) && !algorithm.equalsIgnoreCase("ADLER32")) {
-            return "spark.shuffle.checksum.algorithm is " + algorithm + "; Sluice computes ADLER32 (or set "
-                    + "spark.shuffle.checksum.enabled=false)";
-        }
-        return null;
-    }
-
     private static String whyNotCodec(SparkConf conf) {
-        String checksums = whyNotChecksums(conf);
-        if (checksums != null) {
-            return checksums;
-        }
         if (PieceCompression.of(conf) == null) {
             return "spark.io.compression.codec is " + conf.get("spark.io.compression.codec", "lz4") + ", whose "
                     + "streams Spark does not concatenate (CompressionCodec.supportsConcatenationOfSerializedStreams), "

@@ -125,7 +125,7 @@ public class SluiceShuffleManager extends SortShuffleManager {
                 }
             });
             return new StrategyShuffleWriter<>(dependency, mapId, metrics, context.taskMemoryManager(), lease, shared,
-                    compression, settings.batchBytes, conf.getBoolean("spark.shuffle.checksum.enabled", true), single.get(),
+                    compression, settings.batchBytes, settings.checksums, single.get(),
                     shuffleBlockResolver(), SparkEnv.get().blockManager().shuffleServerId(),
                     (batches, forMemory) -> {
                         shared.addBatches(batches, forMemory);

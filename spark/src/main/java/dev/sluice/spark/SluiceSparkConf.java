@@ -5,6 +5,11 @@ import dev.sluice.spi.Bytes;
 import dev.sluice.spi.InvalidParameterException;
 import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.memory.MemoryScope;
+import dev.sluice.spi.option.OptionValues;
+import dev.sluice.spi.option.StrategyOption;
+import dev.sluice.spi.storage.ChecksumAlgorithm;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import org.apache.spark.SparkConf;
 
@@ -36,19 +41,31 @@ public final class SluiceSparkConf {
      * partials (which the consolidating strategies size from the batch) within a 2 GiB direct memory.
      */
     public static final String DEFAULT_BATCH_BYTES = "64m";
+    static final String CHECKSUM_ENABLED = "spark.shuffle.checksum.enabled";
+    static final String CHECKSUM_ALGORITHM = "spark.shuffle.checksum.algorithm";
+    /** The strategies' options that say whether and how they write a checksum file. */
+    private static final String CHECKSUM_OPTION = "checksum";
+    private static final String CHECKSUM_ALGORITHM_OPTION = "checksumAlgorithm";
 
     public final String strategy;
     public final long batchBytes;
     public final int threads;
     public final long memoryLimit;
     public final int maxPartitions;
+    /**
+     * Spark's shuffle checksums: {@code spark.shuffle.checksum.algorithm} where {@code spark.shuffle.checksum.enabled}
+     * (both Spark's defaults: on, ADLER32), else null.
+     */
+    public final ChecksumAlgorithm checksums;
 
-    private SluiceSparkConf(String strategy, long batchBytes, int threads, long memoryLimit, int maxPartitions) {
+    private SluiceSparkConf(String strategy, long batchBytes, int threads, long memoryLimit, int maxPartitions,
+                            ChecksumAlgorithm checksums) {
         this.strategy = strategy;
         this.batchBytes = batchBytes;
         this.threads = threads;
         this.memoryLimit = memoryLimit;
         this.maxPartitions = maxPartitions;
+        this.checksums = checksums;
     }
 
     /**
@@ -83,7 +100,8 @@ public final class SluiceSparkConf {
         if (memoryLimit < 1) {
             throw new InvalidParameterException(MEMORY_LIMIT, conf.get(MEMORY_LIMIT), "none, or a size >= 1 byte");
         }
-        SluiceSparkConf settings = new SluiceSparkConf(strategy, batchBytes, threads, memoryLimit, maxPartitions);
+        SluiceSparkConf settings = new SluiceSparkConf(strategy, batchBytes, threads, memoryLimit, maxPartitions,
+                checksums(conf));
         if (!strategy.equals(STOCK)) {
             settings.spec(STRATEGY, strategy);
         }
@@ -113,14 +131,32 @@ public final class SluiceSparkConf {
         return Math.max(1, overhead / 2);
     }
 
+    /** Spark's shuffle checksum algorithm where its checksums are on, else null. */
+    private static ChecksumAlgorithm checksums(SparkConf conf) {
+        if (!conf.getBoolean(CHECKSUM_ENABLED, true)) {
+            return null;
+        }
+        String algorithm = conf.get(CHECKSUM_ALGORITHM, ChecksumAlgorithm.ADLER32.name());
+        try {
+            return ChecksumAlgorithm.ofSpark(algorithm);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidParameterException(CHECKSUM_ALGORITHM, algorithm, "ADLER32, CRC32 or CRC32C (Spark's)");
+        }
+    }
+
     /**
      * {@code text} parsed as a strategy spec (presets included) and refused where its map output could not be served
-     * by Spark's block resolver, or where it keeps everything in memory ({@code ideal}).
+     * by Spark's block resolver, or where it keeps everything in memory ({@code ideal}). A strategy that can write a
+     * checksum file writes Spark's: with Spark's checksums on, {@code checksum=true} and Spark's algorithm, unless the
+     * spec says {@code checksum} itself (its {@code checksumAlgorithm} must then be Spark's, or the file Spark names
+     * would hold another algorithm's values); with them off, {@code checksum=false}. So the consolidating strategies,
+     * which write none by default (spark-rapids' multithreaded writer commits empty checksums), write them in Spark
+     * as Spark's own writers do, and per-batch follows Spark's algorithm.
      *
      * @param key where the text came from, for errors
      */
     public StrategySpec spec(String key, String text) {
-        StrategySpec spec = StrategySpec.parse(key, text);
+        StrategySpec spec = withSparksChecksums(key, text, StrategySpec.parse(key, text));
         if (spec.name().equals("ideal")) {
             throw new InvalidParameterException(key, text, "a strategy that bounds its memory: ideal, the reference, "
                     + "holds every record of its map tasks in memory until commit, which in an executor is the whole "
@@ -155,6 +191,39 @@ public final class SluiceSparkConf {
             throw new InvalidParameterException(key, text, "an integer >= 1");
         }
         return value;
+    }
+
+    private StrategySpec withSparksChecksums(String key, String text, StrategySpec spec) {
+        StrategyOption<?> enabled = option(spec, CHECKSUM_OPTION);
+        StrategyOption<?> algorithm = option(spec, CHECKSUM_ALGORITHM_OPTION);
+        if (enabled == null || algorithm == null) {
+            return spec; // a strategy that writes no checksum file: Spark then writes none for its map outputs
+        }
+        OptionValues given = spec.options();
+        List<String> more = new ArrayList<>();
+        boolean on = given.given(enabled) ? Boolean.TRUE.equals(given.get(enabled)) : checksums != null;
+        if (!given.given(enabled)) {
+            more.add(CHECKSUM_OPTION + "=" + on);
+        }
+        if (on && checksums != null) {
+            if (!given.given(algorithm)) {
+                more.add(CHECKSUM_ALGORITHM_OPTION + "=" + checksums.label());
+            } else if (given.get(algorithm) != checksums) {
+                throw new InvalidParameterException(key, text, CHECKSUM_ALGORITHM_OPTION + "=" + checksums.label()
+                        + " or none: Spark's " + CHECKSUM_ALGORITHM + " is " + checksums + ", which names the "
+                        + "checksum file Spark writes");
+            }
+        }
+        return more.isEmpty() ? spec : spec.withOptions(key, more);
+    }
+
+    private static StrategyOption<?> option(StrategySpec spec, String name) {
+        for (StrategyOption<?> option : spec.factory().options().all()) {
+            if (option.name().equals(name)) {
+                return option;
+            }
+        }
+        return null;
     }
 
     private static long size(String key, String text) {

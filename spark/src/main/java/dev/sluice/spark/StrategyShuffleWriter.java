@@ -3,6 +3,7 @@ package dev.sluice.spark;
 import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.MapTask;
 import dev.sluice.spi.StreamFormat;
+import dev.sluice.spi.storage.ChecksumAlgorithm;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.MapOutputFiles;
 import java.io.IOException;
@@ -70,7 +71,8 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private final Path dir;
     private final PieceCompression compression;
     private final long batchBytes;
-    private final boolean checksums;
+    /** Spark's checksum algorithm where its checksums are on, else null. */
+    private final ChecksumAlgorithm checksums;
     private final SingleSpillShuffleMapOutputWriter single;
     private final IndexShuffleBlockResolver resolver;
     private final BlockManagerId location;
@@ -83,7 +85,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
 
     StrategyShuffleWriter(ShuffleDependency<K, V, ?> dependency, long mapId, ShuffleWriteMetricsReporter metrics,
                           TaskMemoryManager taskMemory, SluiceExecutors.Lease lease, SluiceExecutors executors, PieceCompression compression, long batchBytes,
-                          boolean checksums, SingleSpillShuffleMapOutputWriter single, IndexShuffleBlockResolver resolver,
+                          ChecksumAlgorithm checksums, SingleSpillShuffleMapOutputWriter single, IndexShuffleBlockResolver resolver,
                           BlockManagerId location, Committed onCommitted) {
         this.dependency = dependency;
         this.mapId = mapId;
@@ -183,7 +185,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
                     + output.files() + ", not as a data file " + files.dataFile() + " that Spark can take over; "
                     + "only strategies whose map output is a data file can run in Spark");
         }
-        long[] sums = checksums ? checksums(files, output) : new long[0];
+        long[] sums = checksums != null ? checksums(files.checksumFile(checksums), output) : new long[0];
         Object written = inode(files.dataFile());
         single.transferMapSpillFile(files.dataFile().toFile(), lengths, sums);
         transferred = true;
@@ -205,12 +207,12 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     }
 
     /**
-     * The strategy's own checksums: those of its checksum file when it wrote one (per-batch, as Spark's
-     * {@code BypassMergeSortShuffleWriter}), else none, so that Spark writes no checksum file, as spark-rapids'
-     * multithreaded writer commits ({@code commitAllPartitions(writer, true)}: empty checksums).
+     * The strategy's own checksums, of Spark's algorithm: those of its checksum file when it wrote one (every built-in
+     * strategy in Spark: {@link SluiceSparkConf#spec} asks for them), else none, so that Spark writes no checksum
+     * file, as spark-rapids' multithreaded writer commits ({@code commitAllPartitions(writer, true)}: empty
+     * checksums).
      */
-    private static long[] checksums(MapOutputFiles files, MapOutput output) throws IOException {
-        Path written = files.checksumFile();
+    private static long[] checksums(Path written, MapOutput output) throws IOException {
         if (!output.files().contains(written)) {
             return new long[0];
         }

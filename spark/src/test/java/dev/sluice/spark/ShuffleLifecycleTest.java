@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -103,6 +104,13 @@ class ShuffleLifecycleTest {
         assertEquals(started + 1, manager().executorsStartedSoFar(), "the map task's Sluice writer was made: "
                 + manager().fallbacks());
         manager().unregisterShuffle(shuffleId);
+        // The job fails with the first failed task; the other map task may still be ending, holding its lease: wait
+        // for it (bounded), then the executor must have retired.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (manager().startedExecutors().contains("per-batch / 7 partitions") && System.nanoTime() < deadline
+                && runningTasks() > 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
         assertFalse(manager().startedExecutors().contains("per-batch / 7 partitions"),
                 "the executor of the failed shuffle: " + manager().startedExecutors());
     }
@@ -125,6 +133,14 @@ class ShuffleLifecycleTest {
                 new ShuffledRDD<>(pairs.rdd(), new HashPartitioner(partitions), tag, tag, tag);
         shuffled.setSerializer(serializer);
         return shuffled;
+    }
+
+    private int runningTasks() {
+        int running = 0;
+        for (org.apache.spark.SparkExecutorInfo executor : spark.sparkContext().statusTracker().getExecutorInfos()) {
+            running += executor.numRunningTasks();
+        }
+        return running;
     }
 
     private SparkConf conf() {

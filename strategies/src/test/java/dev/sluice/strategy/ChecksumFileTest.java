@@ -12,6 +12,7 @@ import dev.sluice.core.partition.Partitioning;
 import dev.sluice.core.serde.ShuffleCodec;
 import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.WriterConfig;
+import dev.sluice.spi.storage.ChecksumAlgorithm;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.MapOutputFiles;
 import dev.sluice.testkit.MapTaskRun;
@@ -19,7 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.zip.Adler32;
+import java.util.zip.Checksum;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,8 +29,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Spark's checksum file: per-batch writes it by default (Spark 3.2+), the consolidating strategies only with
- * {@code checksum=true} (upstream commits them with empty checksums). Its values are an Adler32 of each partition's
- * bytes in the data file, computed here independently from the data and index files alone.
+ * {@code checksum=true} (upstream commits them with empty checksums). Its values are a checksum of each partition's
+ * bytes in the data file, of Spark's default algorithm (Adler32) or the one {@code checksumAlgorithm} names (CRC32,
+ * CRC32C), computed here independently from the data and index files alone.
  */
 class ChecksumFileTest {
     /** More partitions than zipf's 128 keys: some stay empty. */
@@ -40,18 +42,28 @@ class ChecksumFileTest {
 
     @ParameterizedTest(name = "{0}, {1} rows per batch: checksum file {2}")
     @CsvSource({
-        "per-batch, 2048, true",
-        "per-batch:mergeCopy=stream, 2048, true",
-        "per-batch:checksum=false, 2048, false",
-        "buffered, 2048, false",
-        "buffered:checksum=true, 2048, true",
-        "buffered:checksum=true, 1000000, true",
-        "buffered:checksum=true:merge=gather, 2048, true",
-        "buffered:checksum=true:initialPartial=64k:maxPartial=64k, 1000000, true",
-        "async:checksum=true, 2048, true",
+        "per-batch, 2048, ADLER32",
+        "per-batch:mergeCopy=stream, 2048, ADLER32",
+        "per-batch:checksum=false, 2048, none",
+        "per-batch:checksumAlgorithm=crc32, 2048, CRC32",
+        "per-batch:checksum=false:checksumAlgorithm=crc32c, 2048, none",
+        "bypass:checksumAlgorithm=crc32c, 2048, CRC32C",
+        "sort:checksumAlgorithm=crc32, 2048, CRC32",
+        "sort:pageSize=64k:checksumAlgorithm=crc32c, 2048, CRC32C",
+        "buffered, 2048, none",
+        "buffered:checksumAlgorithm=crc32c, 2048, none",
+        "buffered:checksum=true, 2048, ADLER32",
+        "buffered:checksum=true, 1000000, ADLER32",
+        "buffered:checksum=true:merge=gather, 2048, ADLER32",
+        "buffered:checksum=true:initialPartial=64k:maxPartial=64k, 1000000, ADLER32",
+        "buffered:checksum=true:checksumAlgorithm=crc32c, 1000000, CRC32C",
+        "buffered:checksum=true:checksumAlgorithm=crc32:merge=gather, 2048, CRC32",
+        "async:checksum=true, 2048, ADLER32",
+        "async:checksum=true:checksumAlgorithm=crc32c, 2048, CRC32C",
     })
-    void checksumsAreTheAdler32OfEachPartitionsBytes(String strategy, int rowsPerBatch, boolean expected)
+    void checksumsAreThoseOfEachPartitionsBytesByTheAlgorithmNamed(String strategy, int rowsPerBatch, String algorithm)
             throws Exception {
+        boolean expected = !algorithm.equals("none");
         InputSpec spec = InputSpec.of(DataSize.TINY, 0.25).withRowsPerBatch(rowsPerBatch).withKeys(KeyDistribution.ZIPF);
         try (BufferAllocator allocator = new RootAllocator();
              MapTaskRun run = new MapTaskRun(spec, Partitioning.HASH, PARTITIONS, allocator)) {
@@ -61,16 +73,21 @@ class ChecksumFileTest {
             CountedStorage storage = new CountedStorage();
             try (MapOutput output = run.write(Strategies.spec(strategy), config, codec, storage, allocator)) {
                 MapOutputFiles files = new MapOutputFiles(dir, MapTaskRun.SHUFFLE_ID, MapTaskRun.MAP_ID);
-                assertEquals(expected, Files.exists(files.checksumFile()), strategy);
-                assertEquals(expected, output.files().contains(files.checksumFile()), output.files().toString());
+                for (ChecksumAlgorithm any : ChecksumAlgorithm.values()) {
+                    boolean named = any.name().equals(algorithm);
+                    assertEquals(named, Files.exists(files.checksumFile(any)), strategy + ": " + any);
+                    assertEquals(named, output.files().contains(files.checksumFile(any)), output.files().toString());
+                }
                 assertEquals(0, storage.filesLeft());
                 if (!expected) {
                     return;
                 }
-                assertEquals("shuffle_0_7_0.checksum.ADLER32", files.checksumFile().getFileName().toString());
+                ChecksumAlgorithm named = ChecksumAlgorithm.valueOf(algorithm);
+                Path checksumFile = files.checksumFile(named);
+                assertEquals("shuffle_0_7_0.checksum." + algorithm, checksumFile.getFileName().toString());
                 byte[] data = Files.readAllBytes(files.dataFile());
                 ByteBuffer index = ByteBuffer.wrap(Files.readAllBytes(files.indexFile())).order(ByteOrder.BIG_ENDIAN);
-                ByteBuffer sums = ByteBuffer.wrap(Files.readAllBytes(files.checksumFile())).order(ByteOrder.BIG_ENDIAN);
+                ByteBuffer sums = ByteBuffer.wrap(Files.readAllBytes(checksumFile)).order(ByteOrder.BIG_ENDIAN);
                 assertEquals(PARTITIONS * Long.BYTES, sums.remaining(), "numPartitions big-endian longs");
                 long[] expectedSums = new long[PARTITIONS];
                 long[] actual = new long[PARTITIONS];
@@ -78,15 +95,16 @@ class ChecksumFileTest {
                 boolean someEmpty = false;
                 for (int p = 0; p < PARTITIONS; p++) {
                     long end = index.getLong();
-                    Adler32 adler = new Adler32();
-                    adler.update(data, (int) start, (int) (end - start));
-                    expectedSums[p] = adler.getValue();
+                    Checksum sum = named.newChecksum();
+                    sum.update(data, (int) start, (int) (end - start));
+                    expectedSums[p] = sum.getValue();
                     actual[p] = sums.getLong();
                     someEmpty |= end == start;
                     start = end;
                 }
                 assertArrayEquals(expectedSums, actual);
-                assertTrue(someEmpty, "zipf keys leave some partitions empty, whose checksum is Adler32's initial 1");
+                assertTrue(someEmpty, "zipf keys leave some partitions empty, whose checksum is the algorithm's initial "
+                        + "value");
             }
         }
     }

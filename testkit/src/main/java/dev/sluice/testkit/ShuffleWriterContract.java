@@ -27,6 +27,7 @@ import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.ShuffleWriter;
 import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.memory.HostAllocator;
+import dev.sluice.spi.storage.ChecksumAlgorithm;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.IndexFile;
 import dev.sluice.spi.storage.IoFaults;
@@ -50,7 +51,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import java.util.zip.Adler32;
+import java.util.zip.Checksum;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.TestInstance;
@@ -536,7 +537,7 @@ public abstract class ShuffleWriterContract {
 
     /**
      * An output in files: the data file holds the partitions contiguous, the index their offsets, the checksum file
-     * (if any) their Adler32s, and the directory holds nothing else.
+     * (if any, at most one) their checksums by the algorithm it is named after, and the directory holds nothing else.
      */
     private static void checkSparkLayout(MapOutput output, Path dir, String what) throws IOException {
         List<Path> files = output.files();
@@ -563,15 +564,21 @@ public abstract class ShuffleWriterContract {
         }
         byte[] data = Files.readAllBytes(layout.dataFile());
         assertEquals(offsets[lengths.length], data.length, what + ": data file size against the index");
-        if (files.contains(layout.checksumFile())) {
-            ByteBuffer checksums = ByteBuffer.wrap(Files.readAllBytes(layout.checksumFile()));
+        List<ChecksumAlgorithm> named = new ArrayList<>();
+        for (ChecksumAlgorithm algorithm : ChecksumAlgorithm.values()) {
+            if (!files.contains(layout.checksumFile(algorithm))) {
+                continue;
+            }
+            named.add(algorithm);
+            ByteBuffer checksums = ByteBuffer.wrap(Files.readAllBytes(layout.checksumFile(algorithm)));
             assertEquals(lengths.length * Long.BYTES, checksums.remaining(), what + ": checksum file size");
             for (int p = 0; p < lengths.length; p++) {
-                Adler32 adler = new Adler32();
-                adler.update(data, (int) offsets[p], (int) lengths[p]);
-                assertEquals(adler.getValue(), checksums.getLong(), what + ": Adler32 of partition " + p);
+                Checksum sum = algorithm.newChecksum();
+                sum.update(data, (int) offsets[p], (int) lengths[p]);
+                assertEquals(sum.getValue(), checksums.getLong(), what + ": " + algorithm + " of partition " + p);
             }
         }
+        assertTrue(named.size() <= 1, what + ": checksum files of " + named);
     }
 
     private static void assertVerifies(MapTaskRun run, MapOutput output, CountedStorage storage,

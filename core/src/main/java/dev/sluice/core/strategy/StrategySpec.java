@@ -12,6 +12,7 @@ import dev.sluice.spi.memory.HostAllocator;
 import dev.sluice.spi.option.OptionValues;
 import dev.sluice.spi.option.SpecParser;
 import dev.sluice.spi.storage.CountedStorage;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,18 @@ public final class StrategySpec {
         String text = options.length == 0 ? factory.name() : factory.name() + ":" + String.join(":", options);
         return new StrategySpec(factory, SpecParser.parse("strategy", text, factory.name(), factory.options(),
                 Arrays.asList(options)), text);
+    }
+
+    /**
+     * This spec with {@code more} options ({@code key=value}, none of them given by its text) that a host of the
+     * strategy adds (Spark's manager: Spark's checksum settings). Its text stays as written.
+     */
+    public StrategySpec withOptions(String parameter, List<String> more) {
+        List<String> pieces = Presets.expand(Arrays.asList(text.split(":", -1)));
+        List<String> options = new ArrayList<>(pieces.subList(1, pieces.size()));
+        options.addAll(more);
+        return new StrategySpec(factory, SpecParser.parse(parameter, text, factory.name(), factory.options(), options),
+                text);
     }
 
     public ShuffleWriterFactory factory() {

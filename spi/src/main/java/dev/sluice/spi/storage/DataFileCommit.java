@@ -49,16 +49,17 @@ public final class DataFileCommit implements AutoCloseable {
         return data;
     }
 
-    /** {@link #commit(long[], long[], boolean)} without checksums. */
+    /** {@link #commit(long[], PartitionChecksums, boolean)} without checksums. */
     public SparkMapOutput commit(long[] partitionLengths, boolean fsync) throws IOException {
-        return commit(partitionLengths, null, fsync);
+        return commit(partitionLengths, (PartitionChecksums) null, fsync);
     }
 
     /**
      * Writes the index, forces if {@code fsync}, renames index and data into place, then writes the checksum file if
-     * {@code checksums} is not null. Cleans up everything if any step fails.
+     * {@code checksums} is not null (named after their algorithm). Cleans up everything if any step fails.
      */
-    public SparkMapOutput commit(long[] partitionLengths, long[] checksums, boolean fsync) throws IOException {
+    public SparkMapOutput commit(long[] partitionLengths, PartitionChecksums checksums, boolean fsync)
+            throws IOException {
         try {
             return commitOrThrow(partitionLengths, checksums, fsync);
         } catch (IOException | RuntimeException | Error e) {
@@ -71,7 +72,9 @@ public final class DataFileCommit implements AutoCloseable {
         }
     }
 
-    private SparkMapOutput commitOrThrow(long[] partitionLengths, long[] checksums, boolean fsync) throws IOException {
+    private SparkMapOutput commitOrThrow(long[] partitionLengths, PartitionChecksums partitionChecksums, boolean fsync)
+            throws IOException {
+        long[] checksums = partitionChecksums == null ? null : partitionChecksums.values();
         long total = 0;
         for (long length : partitionLengths) {
             total += length;
@@ -93,10 +96,11 @@ public final class DataFileCommit implements AutoCloseable {
         rename(dataTemp, files.dataFile());
         List<Path> committed = new ArrayList<>(List.of(files.dataFile(), files.indexFile()));
         if (checksums != null) {
-            Path checksumTemp = MapOutputFiles.tempFor(files.checksumFile());
+            Path checksumFile = files.checksumFile(partitionChecksums.algorithm());
+            Path checksumTemp = MapOutputFiles.tempFor(checksumFile);
             writeMetadata(checksumTemp, IndexFile.encodeChecksums(checksums), fsync);
-            rename(checksumTemp, files.checksumFile());
-            committed.add(files.checksumFile());
+            rename(checksumTemp, checksumFile);
+            committed.add(checksumFile);
         }
         storage.commit(committed);
         finished = true;

@@ -39,9 +39,17 @@ public final class MapOutputFiles {
         return directory.resolve("shuffle_" + shuffleId + "_" + mapId + "_0.index");
     }
 
-    /** {@code shuffle_<shuffleId>_<mapId>_0.checksum.ADLER32}: numPartitions big-endian longs (Spark 3.2+). */
+    /** {@code shuffle_<shuffleId>_<mapId>_0.checksum.ADLER32}: the checksum file at Spark's default algorithm. */
     public Path checksumFile() {
-        return directory.resolve("shuffle_" + shuffleId + "_" + mapId + "_0.checksum." + PartitionChecksums.ALGORITHM);
+        return checksumFile(ChecksumAlgorithm.ADLER32);
+    }
+
+    /**
+     * {@code shuffle_<shuffleId>_<mapId>_0.checksum.<ALGORITHM>}: numPartitions big-endian longs (Spark 3.2+,
+     * {@code ShuffleChecksumHelper.getChecksumFileName}).
+     */
+    public Path checksumFile(ChecksumAlgorithm algorithm) {
+        return directory.resolve("shuffle_" + shuffleId + "_" + mapId + "_0.checksum." + algorithm.name());
     }
 
     /** Where a file is written before its commit renames it into place ({@code Utils.tempFileWith}). */

@@ -5,6 +5,7 @@ import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.option.OptionValues;
 import dev.sluice.spi.option.StrategyOption;
 import dev.sluice.spi.option.StrategyOptions;
+import dev.sluice.strategy.support.ChecksumOptions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -99,7 +100,7 @@ public final class ConsolidatingOptions {
             "HostMemoryBuffer.allocate(size, false) per partial, freed when its task ends (" + HANDLE + " @ "
                     + PR_13724 + ")");
     public static final StrategyOption<Boolean> CHECKSUM = StrategyOption.flag("checksum", false,
-            "Adler32 of each partition, committed as the .checksum.ADLER32 file",
+            "a checksum of each partition (checksumAlgorithm), committed as the .checksum file",
             "commitAllPartitions(writer, emptyChecksums = true): no checksum file (" + RSIMB + " @ " + PR_13724 + ")");
 
     /**
@@ -109,7 +110,8 @@ public final class ConsolidatingOptions {
     public static StrategyOptions declare(StrategyOption<?>... own) {
         List<StrategyOption<?>> all = new ArrayList<>(List.of(own));
         all.addAll(List.of(MAX_PARTIAL, MEMORY_THRESHOLD, MAX_BYTES_IN_FLIGHT, FILE_BUFFER, MERGE, SHRINK, MERGER,
-                MERGER_THREADS, COMPRESSION, MEMORY_BOUND, RECORD_BUFFER, PARTIAL, CHUNK, POOL, CHECKSUM));
+                MERGER_THREADS, COMPRESSION, MEMORY_BOUND, RECORD_BUFFER, PARTIAL, CHUNK, POOL, CHECKSUM,
+                ChecksumOptions.ALGORITHM));
         return StrategyOptions.of(all.toArray(new StrategyOption<?>[0]));
     }
 

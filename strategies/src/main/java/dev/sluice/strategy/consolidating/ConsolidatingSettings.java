@@ -6,6 +6,8 @@ import dev.sluice.spi.TaskShape;
 import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.option.OptionValues;
 import dev.sluice.spi.option.StrategyOption;
+import dev.sluice.spi.storage.ChecksumAlgorithm;
+import dev.sluice.strategy.support.ChecksumOptions;
 
 /** A consolidating strategy's option values and what its design fixes, resolved once per executor. */
 public final class ConsolidatingSettings {
@@ -21,7 +23,8 @@ public final class ConsolidatingSettings {
     final Modes.Compression compression;
     final Modes.MemoryBound memoryBound;
     final Modes.RecordBuffer recordBuffer;
-    final boolean checksum;
+    /** The checksum file's algorithm, or null: none. */
+    final ChecksumAlgorithm checksum;
     final Modes.Partial partial;
     final int chunk;
     final boolean pool;
@@ -47,7 +50,7 @@ public final class ConsolidatingSettings {
         this.compression = options.get(ConsolidatingOptions.COMPRESSION);
         this.memoryBound = options.get(ConsolidatingOptions.MEMORY_BOUND);
         this.recordBuffer = options.get(ConsolidatingOptions.RECORD_BUFFER);
-        this.checksum = options.get(ConsolidatingOptions.CHECKSUM);
+        this.checksum = ChecksumOptions.algorithm(options, ConsolidatingOptions.CHECKSUM);
         this.partial = options.get(ConsolidatingOptions.PARTIAL);
         this.chunk = Math.toIntExact(options.get(ConsolidatingOptions.CHUNK));
         this.pool = options.get(ConsolidatingOptions.POOL);

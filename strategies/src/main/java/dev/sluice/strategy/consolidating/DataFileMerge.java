@@ -10,6 +10,7 @@ import dev.sluice.spi.storage.SparkMapOutput;
 import dev.sluice.spi.storage.WritableFile;
 import dev.sluice.strategy.support.BufferedFileChannel;
 import dev.sluice.strategy.support.ChecksumChannel;
+import dev.sluice.strategy.support.ChecksumOptions;
 import dev.sluice.strategy.support.GatheringWriter;
 import java.io.EOFException;
 import java.io.IOException;
@@ -52,7 +53,7 @@ final class DataFileMerge {
     static SparkMapOutput write(List<BatchMerger> batches, ConsolidatingSettings settings, WriterConfig config,
                                 StreamFormat format, CountedStorage storage, MapOutputFiles files)
             throws IOException {
-        PartitionChecksums checksums = settings.checksum ? new PartitionChecksums(config.partitions) : null;
+        PartitionChecksums checksums = ChecksumOptions.checksums(settings.checksum, config.partitions);
         if (batches.size() == 1) {
             return oneBatch(batches.get(0), config, storage, files, checksums);
         }
@@ -60,7 +61,7 @@ final class DataFileMerge {
             long[] lengths = settings.merge == Modes.Merge.GATHER
                     ? gather(batches, config.partitions, format, commit.data(), checksums)
                     : stream(batches, config.partitions, format, commit.data(), checksums, settings.fileBuffer);
-            return commit.commit(lengths, checksums == null ? null : checksums.values(), config.fsync);
+            return commit.commit(lengths, checksums, config.fsync);
         }
     }
 
@@ -90,7 +91,7 @@ final class DataFileMerge {
                         partial.memorySlices(0, size, all);
                         writeAll(commit.data(), all);
                     }
-                    return commit.commit(lengths, checksums == null ? null : checksums.values(), config.fsync);
+                    return commit.commit(lengths, checksums, config.fsync);
                 }
             }
         } finally {
@@ -106,7 +107,7 @@ final class DataFileMerge {
         }
         WritableFile file = partial.takeFile();
         try (DataFileCommit commit = DataFileCommit.adopt(storage, files, file)) {
-            return commit.commit(lengths, checksums == null ? null : checksums.values(), config.fsync);
+            return commit.commit(lengths, checksums, config.fsync);
         }
     }
 

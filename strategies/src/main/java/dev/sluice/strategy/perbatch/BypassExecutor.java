@@ -6,9 +6,11 @@ import dev.sluice.spi.ShuffleWriter;
 import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.memory.HostAllocator;
 import dev.sluice.spi.option.OptionValues;
+import dev.sluice.spi.storage.ChecksumAlgorithm;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.MapOutputFiles;
 import dev.sluice.strategy.support.BudgetedAllocationListener;
+import dev.sluice.strategy.support.ChecksumOptions;
 import dev.sluice.strategy.support.MemoryBudget;
 import dev.sluice.strategy.support.MergeCopy;
 
@@ -19,7 +21,7 @@ final class BypassExecutor implements ShuffleExecutor {
     private final HostAllocator allocator;
     private final int fileBuffer;
     private final MergeCopy mergeCopy;
-    private final boolean checksum;
+    private final ChecksumAlgorithm checksum;
 
     BypassExecutor(WriterConfig config, OptionValues options, CountedStorage storage, HostAllocator allocator) {
         this.config = config;
@@ -27,7 +29,7 @@ final class BypassExecutor implements ShuffleExecutor {
         this.allocator = allocator;
         this.fileBuffer = Math.toIntExact(options.get(BypassWriterFactory.FILE_BUFFER));
         this.mergeCopy = options.get(BypassWriterFactory.MERGE_COPY);
-        this.checksum = options.get(BypassWriterFactory.CHECKSUM);
+        this.checksum = ChecksumOptions.algorithm(options, BypassWriterFactory.CHECKSUM);
     }
 
     @Override

@@ -6,12 +6,14 @@ import dev.sluice.spi.StreamFormat;
 import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.memory.HostAllocator;
 import dev.sluice.spi.memory.HostBuffer;
+import dev.sluice.spi.storage.ChecksumAlgorithm;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.DataFileCommit;
 import dev.sluice.spi.storage.MapOutputFiles;
 import dev.sluice.spi.storage.PartitionChecksums;
 import dev.sluice.strategy.support.BackgroundWriter;
 import dev.sluice.strategy.support.BufferedFileChannel;
+import dev.sluice.strategy.support.ChecksumOptions;
 import dev.sluice.strategy.support.MemoryBudget;
 import dev.sluice.strategy.support.MergeCopy;
 import java.io.IOException;
@@ -40,7 +42,8 @@ final class BypassWriter extends BackgroundWriter {
     private boolean anyRecord;
 
     BypassWriter(WriterConfig config, CountedStorage storage, MapOutputFiles files, StreamFormat format,
-                 HostAllocator allocator, MemoryBudget memory, int fileBuffer, MergeCopy mergeCopy, boolean checksum) {
+                 HostAllocator allocator, MemoryBudget memory, int fileBuffer, MergeCopy mergeCopy,
+                 ChecksumAlgorithm checksum) {
         super("bypass writer for map " + files.mapId(), config.partitions);
         this.config = config;
         this.storage = storage;
@@ -51,7 +54,7 @@ final class BypassWriter extends BackgroundWriter {
         this.fileBuffer = fileBuffer;
         this.mergeCopy = mergeCopy;
         this.partitionFiles = new PartitionFile[config.partitions];
-        this.checksums = checksum ? new PartitionChecksums(config.partitions) : null;
+        this.checksums = ChecksumOptions.checksums(checksum, config.partitions);
     }
 
     /** {@code partitionWriters[partitionId].write(key, value)}, on the task thread. */
@@ -107,7 +110,7 @@ final class BypassWriter extends BackgroundWriter {
                 stream.flush();
             }
             // An empty map task: Spark commits ShuffleChecksumHelper.EMPTY_CHECKSUM_VALUE, no checksum file.
-            return commit.commit(lengths, checksums == null || !anyRecord ? null : checksums.values(), config.fsync);
+            return commit.commit(lengths, anyRecord ? checksums : null, config.fsync);
         } finally {
             if (readBuffer != null) {
                 readBuffer.close();

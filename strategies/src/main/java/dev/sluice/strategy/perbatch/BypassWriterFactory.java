@@ -12,6 +12,7 @@ import dev.sluice.spi.option.OptionValues;
 import dev.sluice.spi.option.StrategyOption;
 import dev.sluice.spi.option.StrategyOptions;
 import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.strategy.support.ChecksumOptions;
 import dev.sluice.strategy.support.MergeCopy;
 
 /**
@@ -31,9 +32,10 @@ public final class BypassWriterFactory implements ShuffleWriterFactory {
                     + "buffered stream copy", "spark.file.transferTo = true (" + SPARK
                     + ", BypassMergeSortShuffleWriter.writePartitionedData)");
     static final StrategyOption<Boolean> CHECKSUM = StrategyOption.flag("checksum", true,
-            "Adler32 of each partition while it is written, committed as the .checksum.ADLER32 file",
+            "a checksum of each partition while it is written (checksumAlgorithm), committed as the .checksum file",
             "spark.shuffle.checksum.enabled = true (" + SPARK + ")");
-    private static final StrategyOptions OPTIONS = StrategyOptions.of(FILE_BUFFER, MERGE_COPY, CHECKSUM);
+    private static final StrategyOptions OPTIONS = StrategyOptions.of(FILE_BUFFER, MERGE_COPY, CHECKSUM,
+            ChecksumOptions.ALGORITHM);
 
     @Override
     public String name() {

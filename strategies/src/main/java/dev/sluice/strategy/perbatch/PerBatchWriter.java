@@ -12,6 +12,7 @@ import dev.sluice.spi.storage.MapOutputFiles;
 import dev.sluice.spi.storage.PartitionChecksums;
 import dev.sluice.strategy.support.BackgroundWriter;
 import dev.sluice.strategy.support.ByteQuota;
+import dev.sluice.strategy.support.ChecksumOptions;
 import dev.sluice.strategy.support.MemoryBudget;
 import dev.sluice.strategy.support.MergeCopy;
 import dev.sluice.strategy.support.Slots;
@@ -57,7 +58,7 @@ final class PerBatchWriter extends BackgroundWriter {
         this.format = format;
         this.inFlight = new ByteQuota(settings.maxBytesInFlight);
         this.partitionFiles = new PartitionFile[config.partitions];
-        this.checksums = settings.checksum ? new PartitionChecksums(config.partitions) : null;
+        this.checksums = ChecksumOptions.checksums(settings.checksum, config.partitions);
     }
 
     /** Takes in-flight quota for the record and queues it on the slot its partition is pinned to. */
@@ -142,7 +143,7 @@ final class PerBatchWriter extends BackgroundWriter {
                 partition.delete();
                 partitionFiles[p] = null;
             }
-            return commit.commit(lengths, checksums == null ? null : checksums.values(), config.fsync);
+            return commit.commit(lengths, checksums, config.fsync);
         } finally {
             if (copyBuffer != null) {
                 copyBuffer.close();

@@ -12,6 +12,7 @@ import dev.sluice.spi.option.OptionValues;
 import dev.sluice.spi.option.StrategyOption;
 import dev.sluice.spi.option.StrategyOptions;
 import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.strategy.support.ChecksumOptions;
 import dev.sluice.strategy.support.MergeCopy;
 
 /** {@code per-batch}: the baseline of the seed report (spark-rapids' multithreaded writer before PR-13724). */
@@ -30,10 +31,10 @@ public final class PerBatchWriterFactory implements ShuffleWriterFactory {
             MergeCopy.TRANSFER, "how each temp file is appended to the data file at commit: kernel copy or a "
                     + "buffered stream copy", "spark.file.transferTo = true (" + BASELINE + ", writePartitionedData)");
     static final StrategyOption<Boolean> CHECKSUM = StrategyOption.flag("checksum", true,
-            "Adler32 of each partition while it is written, committed as the .checksum.ADLER32 file",
+            "a checksum of each partition while it is written (checksumAlgorithm), committed as the .checksum file",
             "spark.shuffle.checksum.enabled = true (Spark 3.2+; setChecksumIfNeeded in " + BASELINE + ")");
     private static final StrategyOptions OPTIONS = StrategyOptions.of(FILE_BUFFER, MAX_BYTES_IN_FLIGHT, MERGE_COPY,
-            CHECKSUM);
+            CHECKSUM, ChecksumOptions.ALGORITHM);
 
     @Override
     public String name() {

@@ -3,6 +3,8 @@ package dev.sluice.strategy.sort;
 import dev.sluice.spi.Bytes;
 import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.option.OptionValues;
+import dev.sluice.spi.storage.ChecksumAlgorithm;
+import dev.sluice.strategy.support.ChecksumOptions;
 import dev.sluice.strategy.support.MergeCopy;
 
 /** The sort strategy's option values, resolved once per executor. */
@@ -14,7 +16,8 @@ final class SortSettings {
     final MergeCopy mergeCopy;
     final int mergeBuffer;
     final int outputBuffer;
-    final boolean checksum;
+    /** The checksum file's algorithm, or null: none. */
+    final ChecksumAlgorithm checksum;
 
     SortSettings(WriterConfig config, OptionValues options) {
         long page = options.get(SortWriterFactory.PAGE_SIZE);
@@ -25,7 +28,7 @@ final class SortSettings {
         this.mergeCopy = options.get(SortWriterFactory.MERGE_COPY);
         this.mergeBuffer = Math.toIntExact(options.get(SortWriterFactory.MERGE_BUFFER));
         this.outputBuffer = Math.toIntExact(options.get(SortWriterFactory.OUTPUT_BUFFER));
-        this.checksum = options.get(SortWriterFactory.CHECKSUM);
+        this.checksum = ChecksumOptions.algorithm(options, SortWriterFactory.CHECKSUM);
     }
 
     /**

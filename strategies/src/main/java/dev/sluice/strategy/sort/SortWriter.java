@@ -12,6 +12,7 @@ import dev.sluice.spi.storage.DataFileCommit;
 import dev.sluice.spi.storage.MapOutputFiles;
 import dev.sluice.spi.storage.PartitionChecksums;
 import dev.sluice.strategy.support.BackgroundWriter;
+import dev.sluice.strategy.support.ChecksumOptions;
 import dev.sluice.strategy.support.HostBufferPool;
 import dev.sluice.strategy.support.MemoryBudget;
 import java.io.IOException;
@@ -74,7 +75,7 @@ final class SortWriter extends BackgroundWriter {
         this.pagePool = pagePool;
         this.pointers = new PointerArray(settings.initialBuffer);
         this.sortedFile = new SortedFile(settings, storage, files, format, allocator,
-                settings.checksum ? new PartitionChecksums(config.partitions) : null, config.partitions);
+                ChecksumOptions.checksums(settings.checksum, config.partitions), config.partitions);
         acquireArray(pointers.bytes());
     }
 
@@ -230,10 +231,10 @@ final class SortWriter extends BackgroundWriter {
         if (spills.isEmpty()) {
             // Spark commits an empty output with no checksums (ShuffleChecksumHelper.EMPTY_CHECKSUM_VALUE).
             try (DataFileCommit commit = DataFileCommit.begin(storage, files)) {
-                return commit.commit(new long[config.partitions], null, config.fsync);
+                return commit.commit(new long[config.partitions], config.fsync);
             }
         }
-        long[] checksums = sortedFile.checksums();
+        PartitionChecksums checksums = sortedFile.checksums();
         if (spills.size() == 1) {
             // LocalDiskSingleSpillMapOutputWriter.transferMapSpillFile: the file is renamed, not copied.
             Spill only = spills.remove(0);

@@ -12,6 +12,7 @@ import dev.sluice.spi.option.OptionValues;
 import dev.sluice.spi.option.StrategyOption;
 import dev.sluice.spi.option.StrategyOptions;
 import dev.sluice.spi.storage.CountedStorage;
+import dev.sluice.strategy.support.ChecksumOptions;
 import dev.sluice.strategy.support.MergeCopy;
 
 /**
@@ -49,10 +50,11 @@ public final class SortWriterFactory implements ShuffleWriterFactory {
             Bytes.GiB, "write buffer of the data file in a stream merge",
             "spark.shuffle.unsafe.file.output.buffer = 32k (" + SPARK + ")");
     static final StrategyOption<Boolean> CHECKSUM = StrategyOption.flag("checksum", true,
-            "Adler32 of each partition as its segments are written, committed as the .checksum.ADLER32 file",
+            "a checksum of each partition as its segments are written (checksumAlgorithm), committed as the .checksum "
+                    + "file",
             "spark.shuffle.checksum.enabled = true (" + SPARK + ")");
     private static final StrategyOptions OPTIONS = StrategyOptions.of(PAGE_SIZE, INITIAL_BUFFER, FILE_BUFFER,
-            DISK_WRITE_BUFFER, MERGE_COPY, MERGE_BUFFER, OUTPUT_BUFFER, CHECKSUM);
+            DISK_WRITE_BUFFER, MERGE_COPY, MERGE_BUFFER, OUTPUT_BUFFER, CHECKSUM, ChecksumOptions.ALGORITHM);
 
     @Override
     public String name() {

@@ -121,7 +121,7 @@ final class SortedFile {
     }
 
     /** Each partition's checksum over all its segments so far, or null without checksums. */
-    long[] checksums() {
-        return checksums == null ? null : checksums.values();
+    PartitionChecksums checksums() {
+        return checksums;
     }
 }
