@@ -37,11 +37,6 @@ public final class Eligibility {
         if (dependency.mapSideCombine()) {
             return "it combines on the map side (an aggregator), which Spark's sort-based writer does";
         }
-        if (conf.getBoolean("spark.io.encryption.enabled", false)) {
-            return "spark.io.encryption.enabled is true: Spark's reader opens one crypto stream per block, and a "
-                    + "strategy writes a partition as pieces made apart (spark-rapids' multithreaded writer instead "
-                    + "wraps every record in serializerManager.wrapStream, which Sluice does not)";
-        }
         if (conf.getBoolean("spark.shuffle.useOldFetchProtocol", false)) {
             return "spark.shuffle.useOldFetchProtocol is true: map ids are then partition indices (ShuffleMapTask), "
                     + "so two attempts of one map would share Sluice's scratch names and Spark's output names";

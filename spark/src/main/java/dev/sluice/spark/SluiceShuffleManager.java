@@ -125,7 +125,8 @@ public class SluiceShuffleManager extends SortShuffleManager {
                 }
             });
             return new StrategyShuffleWriter<>(dependency, mapId, metrics, context.taskMemoryManager(), lease, shared,
-                    compression, settings.batchBytes, settings.checksums, single.get(),
+                    compression, settings.batchBytes, settings.checksums,
+                    PartitionEncryption.of(SparkEnv.get().serializerManager()), single.get(),
                     shuffleBlockResolver(), SparkEnv.get().blockManager().shuffleServerId(),
                     (batches, forMemory) -> {
                         shared.addBatches(batches, forMemory);

@@ -42,6 +42,7 @@ public final class SluiceSparkConf {
      */
     public static final String DEFAULT_BATCH_BYTES = "64m";
     static final String CHECKSUM_ENABLED = "spark.shuffle.checksum.enabled";
+    static final String ENCRYPTION = "spark.io.encryption.enabled";
     static final String CHECKSUM_ALGORITHM = "spark.shuffle.checksum.algorithm";
     /** The strategies' options that say whether and how they write a checksum file. */
     private static final String CHECKSUM_OPTION = "checksum";
@@ -57,20 +58,26 @@ public final class SluiceSparkConf {
      * (both Spark's defaults: on, ADLER32), else null.
      */
     public final ChecksumAlgorithm checksums;
+    /**
+     * {@code spark.io.encryption.enabled}: the manager encrypts each partition once the strategy committed it
+     * ({@link PartitionEncryption}) and takes Spark's checksums over the encrypted bytes itself.
+     */
+    public final boolean encryption;
 
     private SluiceSparkConf(String strategy, long batchBytes, int threads, long memoryLimit, int maxPartitions,
-                            ChecksumAlgorithm checksums) {
+                            ChecksumAlgorithm checksums, boolean encryption) {
         this.strategy = strategy;
         this.batchBytes = batchBytes;
         this.threads = threads;
         this.memoryLimit = memoryLimit;
         this.maxPartitions = maxPartitions;
         this.checksums = checksums;
+        this.encryption = encryption;
     }
 
     /**
-     * Reads and checks every {@code spark.sluice.*} key of {@code conf}. Spark settings no strategy can serve (io
-     * encryption, codecs Sluice does not frame) are not refused here: {@link Eligibility} sends those shuffles to
+     * Reads and checks every {@code spark.sluice.*} key of {@code conf}. Spark settings no strategy can serve (codecs
+     * whose streams Spark does not concatenate) are not refused here: {@link Eligibility} sends those shuffles to
      * Spark's writers, each with its reason.
      *
      * @throws InvalidParameterException naming the key, its value and what is allowed
@@ -101,7 +108,7 @@ public final class SluiceSparkConf {
             throw new InvalidParameterException(MEMORY_LIMIT, conf.get(MEMORY_LIMIT), "none, or a size >= 1 byte");
         }
         SluiceSparkConf settings = new SluiceSparkConf(strategy, batchBytes, threads, memoryLimit, maxPartitions,
-                checksums(conf));
+                checksums(conf), conf.getBoolean(ENCRYPTION, false));
         if (!strategy.equals(STOCK)) {
             settings.spec(STRATEGY, strategy);
         }
@@ -151,7 +158,8 @@ public final class SluiceSparkConf {
      * spec says {@code checksum} itself (its {@code checksumAlgorithm} must then be Spark's, or the file Spark names
      * would hold another algorithm's values); with them off, {@code checksum=false}. So the consolidating strategies,
      * which write none by default (spark-rapids' multithreaded writer commits empty checksums), write them in Spark
-     * as Spark's own writers do, and per-batch follows Spark's algorithm.
+     * as Spark's own writers do, and per-batch follows Spark's algorithm. With encryption on, the strategies write none
+     * ({@code checksum=false} unless the spec says it): the manager takes them over the encrypted partitions.
      *
      * @param key where the text came from, for errors
      */
@@ -201,11 +209,13 @@ public final class SluiceSparkConf {
         }
         OptionValues given = spec.options();
         List<String> more = new ArrayList<>();
-        boolean on = given.given(enabled) ? Boolean.TRUE.equals(given.get(enabled)) : checksums != null;
+        // Encrypted, Spark's checksums are of the encrypted bytes, which PartitionEncryption writes and checksums.
+        ChecksumAlgorithm strategys = encryption ? null : checksums;
+        boolean on = given.given(enabled) ? Boolean.TRUE.equals(given.get(enabled)) : strategys != null;
         if (!given.given(enabled)) {
             more.add(CHECKSUM_OPTION + "=" + on);
         }
-        if (on && checksums != null) {
+        if (on && strategys != null) {
             if (!given.given(algorithm)) {
                 more.add(CHECKSUM_ALGORITHM_OPTION + "=" + checksums.label());
             } else if (given.get(algorithm) != checksums) {

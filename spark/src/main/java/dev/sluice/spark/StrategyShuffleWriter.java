@@ -73,6 +73,8 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private final long batchBytes;
     /** Spark's checksum algorithm where its checksums are on, else null. */
     private final ChecksumAlgorithm checksums;
+    /** Spark's shuffle encryption, or null where it is off. */
+    private final PartitionEncryption encryption;
     private final SingleSpillShuffleMapOutputWriter single;
     private final IndexShuffleBlockResolver resolver;
     private final BlockManagerId location;
@@ -85,7 +87,8 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
 
     StrategyShuffleWriter(ShuffleDependency<K, V, ?> dependency, long mapId, ShuffleWriteMetricsReporter metrics,
                           TaskMemoryManager taskMemory, SluiceExecutors.Lease lease, SluiceExecutors executors, PieceCompression compression, long batchBytes,
-                          ChecksumAlgorithm checksums, SingleSpillShuffleMapOutputWriter single, IndexShuffleBlockResolver resolver,
+                          ChecksumAlgorithm checksums, PartitionEncryption encryption,
+                          SingleSpillShuffleMapOutputWriter single, IndexShuffleBlockResolver resolver,
                           BlockManagerId location, Committed onCommitted) {
         this.dependency = dependency;
         this.mapId = mapId;
@@ -98,6 +101,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         this.compression = compression;
         this.batchBytes = batchBytes;
         this.checksums = checksums;
+        this.encryption = encryption;
         this.single = single;
         this.resolver = resolver;
         this.location = location;
@@ -185,15 +189,31 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
                     + output.files() + ", not as a data file " + files.dataFile() + " that Spark can take over; "
                     + "only strategies whose map output is a data file can run in Spark");
         }
-        long[] sums = checksums != null ? checksums(files.checksumFile(checksums), output) : new long[0];
-        Object written = inode(files.dataFile());
-        single.transferMapSpillFile(files.dataFile().toFile(), lengths, sums);
+        Path data = files.dataFile();
+        long[] sums;
+        if (encryption != null) {
+            PartitionEncryption.Sealed sealed = encryption.seal(storage, data, lengths, checksums);
+            data = sealed.file();
+            sums = sealed.checksums();
+        } else {
+            sums = checksums != null ? checksums(files.checksumFile(checksums), output) : new long[0];
+        }
+        Object written = inode(data);
+        try {
+            single.transferMapSpillFile(data.toFile(), lengths, sums);
+        } finally {
+            if (encryption != null) {
+                storage.delete(data); // moved away by Spark (then this only forgets it), or left by a failure
+            }
+        }
         transferred = true;
         java.io.File taken = resolver.getDataFile(shuffleId, mapId);
         Object now = inode(taken.toPath());
         executors.transferred(dir, taken, written != null && now != null ? written.equals(now) : null);
         for (Path file : output.files()) {
-            storage.delete(file); // the data file is Spark's now (moved away): this only forgets it
+            // The data file is Spark's now (moved away): this only forgets it; encrypted, Spark took the encrypted
+            // copy, and this removes the plain one.
+            storage.delete(file);
         }
     }
 

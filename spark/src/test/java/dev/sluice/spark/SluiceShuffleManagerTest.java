@@ -564,9 +564,9 @@ class SluiceShuffleManagerTest {
     }
 
     @Test
-    void encryptionAndOtherCodecsFallBackPerShuffleAndBadSettingsAreRefusedWithTheKey() {
+    void badSettingsAreRefusedWithTheKeyAndEncryptionIsNotOne() {
         SparkConf encrypted = new SparkConf(false).set("spark.io.encryption.enabled", "true");
-        SluiceSparkConf.from(encrypted); // starts: the shuffles fall back one by one (SluiceEncryptedShuffleTest)
+        assertTrue(SluiceSparkConf.from(encrypted).encryption, "written by the strategies (SparkChecksumsTest)");
         InvalidParameterException unknown = assertThrows(InvalidParameterException.class,
                 () -> SluiceSparkConf.from(new SparkConf(false).set("spark.sluice.batchByte", "1m")));
         assertEquals("spark.sluice.batchByte", unknown.parameter());

@@ -35,18 +35,25 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Spark's shuffle checksums ({@code spark.shuffle.checksum.enabled}, on by default, at
- * {@code spark.shuffle.checksum.algorithm}): every strategy's map output gets the checksum file Spark's own writers
- * write, named after Spark's algorithm, its values those Spark's {@code ShuffleChecksumHelper} computes over each
- * partition's bytes of the data file; with checksums off, none. No shuffle falls back, and the rows are stock's.
+ * {@code spark.shuffle.checksum.algorithm}) and encryption ({@code spark.io.encryption.enabled}): every strategy's
+ * map output gets the checksum file Spark's own writers write, named after Spark's algorithm, its values those Spark's
+ * {@code ShuffleChecksumHelper} computes over each partition's bytes of the data file (encrypted ones where
+ * encryption is on); with checksums off, none. Encrypted, no partition holds a plain lz4 block. No shuffle falls
+ * back, and the rows are stock's (Spark's reader decrypted every block).
  */
 class SparkChecksumsTest {
     private static final List<String> STRATEGIES = List.of("per-batch", "buffered", "async", "sort");
 
     @ParameterizedTest
-    @ValueSource(strings = {"CRC32C", "ADLER32", "off"})
-    void everyStrategysMapOutputHasSparksChecksumFileOfSparksAlgorithm(String algorithm) throws IOException {
+    @ValueSource(strings = {"CRC32C", "ADLER32", "off", "CRC32 encrypted"})
+    void everyStrategysMapOutputHasSparksChecksumFileOfSparksAlgorithm(String settings) throws IOException {
+        String algorithm = settings.split(" ")[0];
+        boolean encrypted = settings.endsWith(" encrypted");
         Map<String, String> conf = new HashMap<>(Map.of(SluiceSparkConf.BATCH_BYTES, "128k", SluiceSparkConf.THREADS,
                 "2", "spark.sql.shuffle.partitions", "4", "spark.cleaner.referenceTracking", "false"));
+        if (encrypted) {
+            conf.put(SluiceSparkConf.ENCRYPTION, "true");
+        }
         if (algorithm.equals("off")) {
             conf.put(SluiceSparkConf.CHECKSUM_ENABLED, "false");
         } else if (!algorithm.equals("ADLER32")) {
@@ -59,7 +66,7 @@ class SparkChecksumsTest {
             SluiceShuffleManager manager = (SluiceShuffleManager) SparkEnv.get().shuffleManager();
             for (String strategy : STRATEGIES) {
                 long batches = manager.batchesCut();
-                assertEquals(stock, job(spark, strategy), algorithm + ", " + strategy);
+                assertEquals(stock, job(spark, strategy), settings + ", " + strategy);
                 assertTrue(manager.batchesCut() > batches, strategy + " cut no batch");
                 Set<Path> written = dataFiles(local.localDir());
                 written.removeAll(before);
@@ -68,9 +75,11 @@ class SparkChecksumsTest {
                 assertTrue(written.size() >= 2, strategy + ": " + written.size() + " map outputs");
                 for (Path data : written) {
                     checkChecksums(local.localDir(), data, algorithm, strategy);
+                    assertEquals(!encrypted, anyPlainLz4Block(local.localDir(), data), strategy + ", "
+                            + data.getFileName() + ": a partition beginning with an lz4 block");
                 }
             }
-            assertEquals(List.of(), manager.fallbacks(), algorithm);
+            assertEquals(List.of(), manager.fallbacks(), settings);
         }
     }
 
@@ -141,6 +150,23 @@ class SparkChecksumsTest {
             start = end;
         }
         assertArrayEquals(expected, written, what);
+    }
+
+    /** Whether a non-empty partition of the data file begins as a plain lz4 block does ({@code LZ4Block}). */
+    private static boolean anyPlainLz4Block(Path localDir, Path data) throws IOException {
+        String stem = data.getFileName().toString().replaceFirst("\\.data$", "");
+        byte[] bytes = Files.readAllBytes(data);
+        ByteBuffer index = ByteBuffer.wrap(Files.readAllBytes(find(localDir, stem + ".index")));
+        byte[] magic = "LZ4Block".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        long start = index.getLong();
+        boolean any = false;
+        while (index.hasRemaining()) {
+            long end = index.getLong();
+            any |= end - start >= magic.length && java.util.Arrays.equals(bytes, (int) start, (int) start
+                    + magic.length, magic, 0, magic.length);
+            start = end;
+        }
+        return any;
     }
 
     private static Path find(Path localDir, String name) throws IOException {
