@@ -81,6 +81,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private final Committed onCommitted;
     private MapStatus status;
     private long[] partitionLengths;
+    private long peakBytes;
     private boolean stopped;
     /** Whether Spark took this attempt's data file over (its index and data are under Spark's names since). */
     private boolean transferred;
@@ -140,6 +141,9 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
             }
             rows.finish();
             output = writer.commit();
+            // Spark's peakExecutionMemory: "approximately the sum of the peak sizes" of a task's data structures, as
+            // UnsafeShuffleWriter adds its sorter's (closeAndWriteOutput): the rows' heap and the strategy's buffers.
+            peakBytes = rows.peak() + writer.peakBufferedBytes();
             partitionLengths = output.partitionLengths().clone();
             handOver(shuffleId, output, partitionLengths);
         } catch (InterruptedException e) {
@@ -169,6 +173,10 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         metrics.incRecordsWritten(batches.records());
         metrics.incBytesWritten(bytes);
         metrics.incWriteTime(System.nanoTime() - start - fetchNanos);
+        org.apache.spark.TaskContext context = org.apache.spark.TaskContext.get();
+        if (context != null) {
+            context.taskMetrics().incPeakExecutionMemory(peakBytes);
+        }
         status = MapStatus$.MODULE$.apply(location, partitionLengths, mapId,
                 rowChecksums.length > 0 ? RowBasedChecksum.getAggregatedChecksumValue(rowChecksums) : 0L);
         onCommitted.committed(batches.batches(), rows.spills());

@@ -31,6 +31,8 @@ final class TaskRows extends MemoryConsumer {
     private final ReentrantLock lock = new ReentrantLock();
     private ShuffleWriter writer;
     private long spills;
+    /** The most heap Spark granted for the rows at once. */
+    private long peak;
     /** Spark gave less than asked for the batch being built: it is cut one step later, without asking again. */
     private boolean denied;
 
@@ -93,6 +95,11 @@ final class TaskRows extends MemoryConsumer {
         }
     }
 
+    /** The most heap Spark granted for the rows at once. */
+    long peak() {
+        return peak;
+    }
+
     /** Batches cut because Spark asked for memory. */
     long spills() {
         return spills;
@@ -103,6 +110,7 @@ final class TaskRows extends MemoryConsumer {
         while (getUsed() < bytes) {
             long want = Math.max(STEP, bytes - getUsed());
             long got = acquireMemory(want);
+            peak = Math.max(peak, getUsed());
             if (got < want) {
                 return false;
             }

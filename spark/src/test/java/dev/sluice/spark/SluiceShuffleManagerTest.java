@@ -389,17 +389,25 @@ class SluiceShuffleManagerTest {
         assertEquals(tasks.mapTasks.get(), tasks.sums.get(MapFigures.MAP_OUTPUTS), tasks.sums.toString());
         assertTrue(tasks.sums.get(MapFigures.BATCHES) >= tasks.mapTasks.get(), tasks.sums.toString());
         assertEquals(0L, tasks.sums.getOrDefault(MapFigures.FALLBACKS, 0L), tasks.sums.toString());
+        // Each map task's peak execution memory counts what Sluice held (the repartition's map tasks hold nothing
+        // else), as Spark's UnsafeShuffleWriter adds its sorter's.
+        assertEquals(tasks.mapTasks.get(), tasks.mapTasksWithPeak.get(), "shuffle map tasks with a peak execution "
+                + "memory");
     }
 
     /** Sums of the Sluice accumulators' updates in the tasks that ended while it listened. */
     private final class SluiceTasks extends org.apache.spark.scheduler.SparkListener {
         final java.util.Map<String, Long> sums = new java.util.concurrent.ConcurrentSkipListMap<>();
         final java.util.concurrent.atomic.AtomicLong mapTasks = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong mapTasksWithPeak = new java.util.concurrent.atomic.AtomicLong();
 
         @Override
         public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
             if (end.taskType().equals("ShuffleMapTask")) {
                 mapTasks.incrementAndGet();
+                if (end.taskMetrics() != null && end.taskMetrics().peakExecutionMemory() > 0) {
+                    mapTasksWithPeak.incrementAndGet();
+                }
             }
             for (org.apache.spark.scheduler.AccumulableInfo info
                     : scala.jdk.javaapi.CollectionConverters.asJava(end.taskInfo().accumulables())) {
