@@ -155,8 +155,9 @@ public final class SluiceSparkConf {
      * {@code text} parsed as a strategy spec (presets included) and refused where its map output could not be served
      * by Spark's block resolver, or where it keeps everything in memory ({@code ideal}). A strategy that can write a
      * checksum file writes Spark's: with Spark's checksums on, {@code checksum=true} and Spark's algorithm, unless the
-     * spec says {@code checksum} itself (its {@code checksumAlgorithm} must then be Spark's, or the file Spark names
-     * would hold another algorithm's values); with them off, {@code checksum=false}. So the consolidating strategies,
+     * spec says {@code checksum} itself; with them off, {@code checksum=false}. A {@code checksumAlgorithm} other than
+     * Spark's is refused where the strategy writes checksums (the file Spark names would hold another algorithm's
+     * values). So the consolidating strategies,
      * which write none by default (spark-rapids' multithreaded writer commits empty checksums), write them in Spark
      * as Spark's own writers do, and per-batch follows Spark's algorithm. With encryption on, the strategies write none
      * ({@code checksum=false} unless the spec says it): the manager takes them over the encrypted partitions.
