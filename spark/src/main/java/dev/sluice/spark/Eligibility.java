@@ -14,14 +14,6 @@ import org.apache.spark.SparkConf;
 public final class Eligibility {
     private Eligibility() {}
 
-    /**
-     * How pieces of {@code conf}'s shuffles are compressed so that Spark's reader reads them as one stream, or null
-     * where the settings allow no strategy ({@link #whyNot} says why).
-     */
-    static PieceCompression compression(SparkConf conf) {
-        return PieceCompression.of(conf);
-    }
-
     /** Why {@code dependency}'s shuffle cannot go through a strategy, in one sentence, or null when it can. */
     public static String whyNot(ShuffleDependency<?, ?, ?> dependency, SparkConf conf, SluiceSparkConf settings) {
         int partitions = dependency.partitioner().numPartitions();

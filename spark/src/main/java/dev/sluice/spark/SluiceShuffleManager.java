@@ -164,7 +164,7 @@ public class SluiceShuffleManager extends SortShuffleManager {
     private PieceCompression compression() {
         PieceCompression made = compression;
         if (made == null) {
-            made = Eligibility.compression(conf);
+            made = PieceCompression.of(conf);
             if (made == null) {
                 throw new IllegalStateException("no compression for an eligible shuffle: " + Eligibility.class);
             }

@@ -203,8 +203,8 @@ public final class SluiceSparkConf {
     }
 
     private StrategySpec withSparksChecksums(String key, String text, StrategySpec spec) {
-        StrategyOption<?> enabled = option(spec, CHECKSUM_OPTION);
-        StrategyOption<?> algorithm = option(spec, CHECKSUM_ALGORITHM_OPTION);
+        StrategyOption<?> enabled = spec.factory().options().find(CHECKSUM_OPTION);
+        StrategyOption<?> algorithm = spec.factory().options().find(CHECKSUM_ALGORITHM_OPTION);
         if (enabled == null || algorithm == null) {
             return spec; // a strategy that writes no checksum file: Spark then writes none for its map outputs
         }
@@ -226,15 +226,6 @@ public final class SluiceSparkConf {
             }
         }
         return more.isEmpty() ? spec : spec.withOptions(key, more);
-    }
-
-    private static StrategyOption<?> option(StrategySpec spec, String name) {
-        for (StrategyOption<?> option : spec.factory().options().all()) {
-            if (option.name().equals(name)) {
-                return option;
-            }
-        }
-        return null;
     }
 
     private static long size(String key, String text) {

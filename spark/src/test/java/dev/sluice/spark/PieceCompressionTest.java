@@ -62,7 +62,6 @@ class PieceCompressionTest {
     void aCodecSparkDoesNotConcatenateGivesNoneAndSaysSo() {
         SparkConf conf = conf("spark.io.compression.codec=" + Unconcatenable.class.getName());
         assertNull(PieceCompression.of(conf));
-        assertNull(Eligibility.compression(conf));
     }
 
     private static void assertPiecesReadBack(PieceCompression compression, CompressionCodec codec, String settings)

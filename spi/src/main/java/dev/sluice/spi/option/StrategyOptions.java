@@ -29,7 +29,8 @@ public final class StrategyOptions {
         return List.copyOf(byName.values());
     }
 
-    StrategyOption<?> find(String name) {
+    /** The option called {@code name}, or null where the strategy declares none. */
+    public StrategyOption<?> find(String name) {
         return byName.get(name);
     }
 

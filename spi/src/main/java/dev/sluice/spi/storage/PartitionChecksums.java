@@ -8,21 +8,13 @@ import java.util.zip.Checksum;
  * Spark's shuffle checksums (3.2+, {@code spark.shuffle.checksum.enabled=true},
  * {@code spark.shuffle.checksum.algorithm} ADLER32 by default): one checksum per reduce partition over the bytes of
  * that partition in the data file, committed with the index as
- * {@code shuffle_<shuffleId>_<mapId>_0.checksum.<ALGORITHM>} (numPartitions big-endian longs). An empty partition keeps the algorithm's initial value (Adler32's 1, CRC32's and
- * CRC32C's 0). Not thread-safe: each partition is updated by one thread at a time.
+ * {@code shuffle_<shuffleId>_<mapId>_0.checksum.<ALGORITHM>} (numPartitions big-endian longs). An empty partition
+ * keeps the algorithm's initial value (Adler32's 1, CRC32's and CRC32C's 0). Not thread-safe: each partition is updated by one thread at a time.
  */
 @WriterGiven
 public final class PartitionChecksums {
-    /** {@code spark.shuffle.checksum.algorithm}'s default, as the file name suffix writes it. */
-    public static final String ALGORITHM = ChecksumAlgorithm.ADLER32.name();
-
     private final ChecksumAlgorithm algorithm;
     private final Checksum[] sums;
-
-    /** Spark's default algorithm, ADLER32. */
-    public PartitionChecksums(int partitions) {
-        this(partitions, ChecksumAlgorithm.ADLER32);
-    }
 
     public PartitionChecksums(int partitions, ChecksumAlgorithm algorithm) {
         this.algorithm = algorithm;
