@@ -1,5 +1,6 @@
 package dev.sluice.spi;
 
+import dev.sluice.spi.memory.TaskMemory;
 import java.nio.file.Path;
 
 /** Identity of the map task a writer serves, and the stream format its partitions are written in. */
@@ -17,15 +18,29 @@ public final class MapTask {
      */
     public final Path outputDir;
 
+    /**
+     * The task's memory as its host manages it: a writer charges what it holds for the task here and gives it back
+     * when asked ({@link TaskMemory#UNBOUNDED} unless the host manages memory, as Spark does).
+     */
+    public final TaskMemory memory;
+
     public MapTask(int shuffleId, long mapId, StreamFormat format) {
         this(shuffleId, mapId, format, null);
     }
 
     public MapTask(int shuffleId, long mapId, StreamFormat format, Path outputDir) {
+        this(shuffleId, mapId, format, outputDir, TaskMemory.UNBOUNDED);
+    }
+
+    public MapTask(int shuffleId, long mapId, StreamFormat format, Path outputDir, TaskMemory memory) {
+        if (memory == null) {
+            throw new IllegalArgumentException("memory must not be null: TaskMemory.UNBOUNDED where the host manages none");
+        }
         this.shuffleId = shuffleId;
         this.mapId = mapId;
         this.format = format;
         this.outputDir = outputDir;
+        this.memory = memory;
     }
 
     /** The directory this task's files go to: its own, else {@code config}'s output directory. */

@@ -25,6 +25,14 @@ public interface ShuffleWriter extends AutoCloseable {
     /** Peak bytes this writer held in memory beyond its input (buffers, compressed records, partials). */
     long peakBufferedBytes();
 
+    /**
+     * Bytes this writer wrote to files holding what did not stay in memory (its spills: a partial that went to file,
+     * from its start or later), so far: what Spark's task metrics report as spilled. 0 for a writer that never spills.
+     */
+    default long spilledBytes() {
+        return 0;
+    }
+
     /** Aborts unless committed; releases all memory. */
     @Override
     void close();

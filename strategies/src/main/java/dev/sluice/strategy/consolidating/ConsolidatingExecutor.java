@@ -79,7 +79,7 @@ public final class ConsolidatingExecutor implements ShuffleExecutor {
         HostAllocator scratch = allocator.child(strategy + " map " + task.mapId);
         try {
             MapOutputFiles files = new MapOutputFiles(task.directory(config), task.shuffleId, task.mapId);
-            return new ConsolidatingWriter(this, files, task.format, scratch);
+            return new ConsolidatingWriter(this, files, task.format, task.memory, scratch);
         } catch (RuntimeException | Error e) {
             scratch.close();
             throw e;

@@ -6,6 +6,7 @@ import dev.sluice.spi.StreamFormat;
 import dev.sluice.spi.WriterConfig;
 import dev.sluice.spi.memory.HostAllocator;
 import dev.sluice.spi.memory.HostBuffer;
+import dev.sluice.spi.memory.TaskMemory;
 import dev.sluice.spi.storage.Cleanup;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.MapOutputFiles;
@@ -35,6 +36,8 @@ final class ConsolidatingWriter extends BackgroundWriter implements MergeEvents 
     private final StreamFormat format;
     private final HostAllocator scratch;
     private final WriterMemory memory;
+    /** The task's memory as the host manages it, which may ask this writer's finished partials to go to file. */
+    private final TaskMemory taskMemory;
     private final ByteQuota inFlight;
     private final RecordCompression compression;
     private final List<BatchMerger> batches = new ArrayList<>();
@@ -42,7 +45,7 @@ final class ConsolidatingWriter extends BackgroundWriter implements MergeEvents 
     private int lastPartition = -1;
 
     ConsolidatingWriter(ConsolidatingExecutor executor, MapOutputFiles files, StreamFormat format,
-                        HostAllocator scratch) {
+                        TaskMemory taskMemory, HostAllocator scratch) {
         super(executor.strategy() + " writer for map " + files.mapId(), executor.config().partitions);
         this.executor = executor;
         this.config = executor.config();
@@ -51,9 +54,11 @@ final class ConsolidatingWriter extends BackgroundWriter implements MergeEvents 
         this.files = files;
         this.format = format;
         this.scratch = scratch;
-        this.memory = WriterMemory.create(settings, executor.host());
+        this.memory = WriterMemory.create(settings, executor.host(), taskMemory);
+        this.taskMemory = taskMemory;
         this.inFlight = new ByteQuota(settings.maxBytesInFlight);
         this.compression = executor.compressionFor(config.partitions);
+        taskMemory.spillable(memory::spillForTask);
     }
 
     /** Takes quota and memory for the record and hands it to a writer thread. */
@@ -252,12 +257,14 @@ final class ConsolidatingWriter extends BackgroundWriter implements MergeEvents 
 
     @Override
     protected void releaseAfterCommit() {
+        taskMemory.spillable(null);
         memory.releaseInputs();
         scratch.close();
     }
 
     @Override
     protected void cleanUp(Throwable cause) {
+        taskMemory.spillable(null);
         memory.releaseInputs();
         try {
             releasePartials();
@@ -279,5 +286,10 @@ final class ConsolidatingWriter extends BackgroundWriter implements MergeEvents 
     @Override
     public long peakBufferedBytes() {
         return memory.peak();
+    }
+
+    @Override
+    public long spilledBytes() {
+        return memory.spilledBytes();
     }
 }

@@ -51,10 +51,18 @@ final class ExecutorMemory {
      * has finished ({@code protectedFromSpill} in SpillablePartialFileHandle.scala @ e465ec3851).
      */
     long spillLargestFinished() throws IOException {
+        return spillLargestFinished(null);
+    }
+
+    /** {@link #spillLargestFinished()} among {@code owner}'s partials only (every writer's where null). */
+    long spillLargestFinished(WriterMemory owner) throws IOException {
         while (true) {
             PartialHandle largest = null;
             long most = 0;
             for (PartialHandle partial : inMemory) {
+                if (owner != null && partial.owner() != owner) {
+                    continue;
+                }
                 long held = partial.finishedSpillableBytes();
                 if (held > most) {
                     most = held;

@@ -75,6 +75,11 @@ final class PartialHandle implements SegmentSource {
         this.settings = settings;
     }
 
+    /** The writer whose memory this partial is. */
+    WriterMemory owner() {
+        return memory;
+    }
+
     /** Merger: partitions 0..{@code partition}-1 of the batch are complete; the next bytes are {@code partition}'s. */
     void partitionStarting(int partition) {
         lock.lock();
@@ -108,6 +113,7 @@ final class PartialHandle implements SegmentSource {
                 buffer.put(size, src);
             } else {
                 fileOut.write(src.duplicate());
+                memory.spilled(n);
             }
             size += n;
         } finally {
@@ -257,6 +263,7 @@ final class PartialHandle implements SegmentSource {
         if (committed) {
             storage.commit(List.of(newPath));
         }
+        memory.spilled(size);
         freeBuffer();
         if (!finished) {
             // A stream buffer is memory too; without room for it, bytes go straight to the file.

@@ -1,9 +1,11 @@
 package dev.sluice.strategy.consolidating;
 
 import dev.sluice.spi.InputBatch;
+import dev.sluice.spi.memory.TaskMemory;
 import dev.sluice.strategy.support.MemoryBudget;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -12,24 +14,33 @@ import java.util.function.Supplier;
  * limit); {@link Exact} is Sluice's (records and partials are charged to the executor's limit before they are
  * allocated, and the task thread spills or waits rather than pass it). Either way the writer's own use is tracked
  * for {@code peakBufferedBytes}.
+ *
+ * <p>Under either bound, partial memory is also the map task's, as its host manages it ({@link TaskMemory}: Spark's
+ * task memory manager inside Spark, unbounded elsewhere): charged to the task before the bound, so that a partial the
+ * task cannot have goes to file as one the bound refuses does, and given back with it. When the host asks for memory
+ * back, this writer's finished partials go to file, the largest first ({@link #spillForTask}).
  */
 abstract class WriterMemory {
     protected final ExecutorMemory host;
     /** This writer's use, charged after the executor's and released before it. */
     protected final MemoryBudget own = new MemoryBudget(Long.MAX_VALUE);
+    private final TaskMemory task;
+    /** Bytes this writer's partials wrote to their files. */
+    private final LongAdder spilled = new LongAdder();
 
-    WriterMemory(ExecutorMemory host) {
+    WriterMemory(ExecutorMemory host, TaskMemory task) {
         this.host = host;
+        this.task = task;
     }
 
-    static WriterMemory create(ConsolidatingSettings settings, ExecutorMemory host) {
+    static WriterMemory create(ConsolidatingSettings settings, ExecutorMemory host, TaskMemory task) {
         switch (settings.memoryBound) {
             case EXACT:
-                return new Exact(host);
+                return new Exact(host, task);
             case PARTIALS_ONLY:
-                return new Threshold(host, settings.memoryThreshold, false);
+                return new Threshold(host, task, settings.memoryThreshold, false);
             default:
-                return new Threshold(host, settings.memoryThreshold, true);
+                return new Threshold(host, task, settings.memoryThreshold, true);
         }
     }
 
@@ -62,14 +73,73 @@ abstract class WriterMemory {
     /** Whether a new batch's partial may start in memory (else it is a file from the start, upstream's FILE_ONLY). */
     abstract boolean partialMayStartInMemory();
 
-    /** Merger: {@code bytes} more of partial memory; false means the partial goes to file instead. */
-    abstract boolean tryReservePartial(long bytes) throws IOException;
+    /**
+     * Merger: {@code bytes} more of partial memory, the task's first and then the bound's; false, and nothing charged,
+     * means the partial goes to file instead.
+     */
+    final boolean tryReservePartial(long bytes) throws IOException {
+        return chargeTask(bytes) && unlessRefused(bytes, reservePartial(bytes));
+    }
 
     /**
      * Merger, {@code partial=records}: a record's {@code kept} bytes of memory become partial memory (released with
-     * the partial, not as a record); false, and nothing changed, if a partial may not hold more.
+     * the partial, not as a record), charged to the task; false, and nothing changed, if a partial may not hold more.
      */
-    abstract boolean tryAdoptRecord(long kept) throws IOException;
+    final boolean tryAdoptRecord(long kept) throws IOException {
+        return chargeTask(kept) && unlessRefused(kept, adoptRecord(kept));
+    }
+
+    /** The bound's part of {@link #tryReservePartial}. */
+    abstract boolean reservePartial(long bytes) throws IOException;
+
+    /** The bound's part of {@link #tryAdoptRecord}. */
+    abstract boolean adoptRecord(long kept) throws IOException;
+
+    /** All of {@code bytes} from the task, or none: a partial cannot hold part of a buffer. */
+    private boolean chargeTask(long bytes) {
+        long granted = task.acquire(bytes);
+        if (granted < bytes) {
+            if (granted > 0) {
+                task.release(granted);
+            }
+            return false;
+        }
+        return true;
+    }
+
+    /** Gives the task's charge back where the bound refused. */
+    private boolean unlessRefused(long bytes, boolean reserved) {
+        if (!reserved) {
+            task.release(bytes);
+        }
+        return reserved;
+    }
+
+    /**
+     * The host wants memory back: this writer's finished partials in memory go to file, the largest first, until
+     * {@code wanted} bytes are given back or none is left that no other thread holds. Returns the bytes given back.
+     */
+    long spillForTask(long wanted) throws IOException {
+        long freed = 0;
+        while (freed < wanted) {
+            long one = host.spillLargestFinished(this);
+            if (one == 0) {
+                break;
+            }
+            freed += one;
+        }
+        return freed;
+    }
+
+    /** A partial of this writer wrote {@code bytes} to its file (what it held in memory, or what came after). */
+    void spilled(long bytes) {
+        spilled.add(bytes);
+    }
+
+    /** Bytes this writer's partials wrote to their files: those that did not stay in memory. */
+    long spilledBytes() {
+        return spilled.sum();
+    }
 
     /**
      * A buffer the writer does I/O through (a partial file's 64 KiB stream buffer; the merge's arrays are not charged);
@@ -83,6 +153,7 @@ abstract class WriterMemory {
     void releasePartial(long bytes) {
         own.release(bytes);
         host.budget().release(bytes);
+        task.release(bytes);
     }
 
     /** The most this writer held at once. */
@@ -103,8 +174,8 @@ abstract class WriterMemory {
         /** Null for partials-only. */
         private final InputCopies inputs;
 
-        Threshold(ExecutorMemory host, double threshold, boolean hostAlloc) {
-            super(host);
+        Threshold(ExecutorMemory host, TaskMemory task, double threshold, boolean hostAlloc) {
+            super(host, task);
             this.threshold = threshold;
             this.inputs = hostAlloc ? new InputCopies(host.budget()) : null;
         }
@@ -185,7 +256,7 @@ abstract class WriterMemory {
         }
 
         @Override
-        boolean tryReservePartial(long bytes) throws IOException {
+        boolean reservePartial(long bytes) throws IOException {
             if (!host.usageBelow(threshold) || !reserveHost(bytes)) {
                 return false;
             }
@@ -195,7 +266,7 @@ abstract class WriterMemory {
 
         /** The record was counted only as the writer's own; as a partial it counts for the executor too. */
         @Override
-        boolean tryAdoptRecord(long kept) throws IOException {
+        boolean adoptRecord(long kept) throws IOException {
             return host.usageBelow(threshold) && reserveHost(kept);
         }
 
@@ -216,8 +287,8 @@ abstract class WriterMemory {
         static final long TIMEOUT_MINUTES = 10;
         private static final long POLL_MILLIS = 50;
 
-        Exact(ExecutorMemory host) {
-            super(host);
+        Exact(ExecutorMemory host, TaskMemory task) {
+            super(host, task);
         }
 
         /** Waits for memory, spilling the largest spillable partial of the executor to make room. */
@@ -268,7 +339,7 @@ abstract class WriterMemory {
         }
 
         @Override
-        boolean tryReservePartial(long bytes) throws IOException {
+        boolean reservePartial(long bytes) throws IOException {
             if (!host.budget().tryReserve(bytes)) {
                 return false;
             }
@@ -278,7 +349,7 @@ abstract class WriterMemory {
 
         /** The record is charged to the executor already: the charge only changes hands. */
         @Override
-        boolean tryAdoptRecord(long kept) throws IOException {
+        boolean adoptRecord(long kept) throws IOException {
             return true;
         }
 
