@@ -22,23 +22,28 @@ final class MapFigures implements Serializable {
     static final String BATCHES = "sluice.batches";
     /** Of those, batches cut because Spark's memory manager asked for the rows' heap. */
     static final String BATCHES_FOR_MEMORY = "sluice.batchesForMemory";
+    /** Bytes the committed map tasks' strategies moved from memory to files (their spills; Spark's task metrics too). */
+    static final String SPILLED_BYTES = "sluice.spilledBytes";
 
     final LongAccumulator mapOutputs;
     final LongAccumulator fallbacks;
     final LongAccumulator batches;
     final LongAccumulator batchesForMemory;
+    final LongAccumulator spilledBytes;
 
     private MapFigures(LongAccumulator mapOutputs, LongAccumulator fallbacks, LongAccumulator batches,
-                       LongAccumulator batchesForMemory) {
+                       LongAccumulator batchesForMemory, LongAccumulator spilledBytes) {
         this.mapOutputs = mapOutputs;
         this.fallbacks = fallbacks;
         this.batches = batches;
         this.batchesForMemory = batchesForMemory;
+        this.spilledBytes = spilledBytes;
     }
 
     /** A shuffle's figures, registered with the driver's context. */
     static MapFigures register(SparkContext context) {
         return new MapFigures(context.longAccumulator(MAP_OUTPUTS), context.longAccumulator(FALLBACKS),
-                context.longAccumulator(BATCHES), context.longAccumulator(BATCHES_FOR_MEMORY));
+                context.longAccumulator(BATCHES), context.longAccumulator(BATCHES_FOR_MEMORY),
+                context.longAccumulator(SPILLED_BYTES));
     }
 }

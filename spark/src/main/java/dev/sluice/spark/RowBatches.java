@@ -1,12 +1,23 @@
 package dev.sluice.spark;
 
+import dev.sluice.spi.GrowingBytes;
 import dev.sluice.spi.InputBatch;
+import dev.sluice.spi.Payload;
 import dev.sluice.spi.ShuffleRecord;
 import dev.sluice.spi.ShuffleWriter;
+import dev.sluice.spi.memory.HostAllocator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.LongConsumer;
 import org.apache.spark.serializer.SerializationStream;
 import org.apache.spark.serializer.SerializerInstance;
 import scala.reflect.ClassTag$;
@@ -19,8 +30,9 @@ import scala.reflect.ClassTag$;
  * order, each a piece ({@link PieceCompression}) that the strategy compresses on whatever thread it likes. The serializer is
  * relocatable (eligibility checked it), so a partition's batches, serialized apart, read as one stream.
  *
- * <p>A record's bytes must stay unchanged until the writer commits (the SPI's contract), so every batch's arrays are
- * held until then: the map task's serialized rows, on the heap. Not thread-safe: the map task's thread only.
+ * <p>A record's bytes must stay unchanged until the writer commits (the SPI's contract): nothing here changes or
+ * reuses a batch's arrays once cut; they live as long as the strategy keeps its records (a consolidating strategy
+ * drops each once compressed). Not thread-safe: the map task's thread only ({@link CutBatch} excepted).
  */
 final class RowBatches {
     private final long batchBytes;
@@ -60,23 +72,27 @@ final class RowBatches {
         return buffered >= batchBytes;
     }
 
-    /** Flushes every partition's stream and hands the batch to {@code writer}, one record per non-empty partition. */
-    void cut(ShuffleWriter writer) throws IOException, InterruptedException {
+    /**
+     * Flushes every partition's stream and hands the batch to {@code writer}, one record per non-empty partition;
+     * {@code serialized} is given {@code charge} (the heap acquired for the batch) once the strategy serialized every
+     * record of it, on whichever thread serialized the last.
+     */
+    void cut(ShuffleWriter writer, long charge, LongConsumer serialized) throws IOException, InterruptedException {
         for (SerializationStream stream : streams) {
             stream.flush();
         }
-        send(writer);
+        send(writer, new CutBatch(charge, serialized));
     }
 
     /** Closes every stream (anything a serializer writes at its end is part of the last batch) and sends it. */
-    void finish(ShuffleWriter writer) throws IOException, InterruptedException {
+    void finish(ShuffleWriter writer, long charge, LongConsumer serialized) throws IOException, InterruptedException {
         for (SerializationStream stream : streams) {
             stream.close();
         }
-        send(writer);
+        send(writer, new CutBatch(charge, serialized));
     }
 
-    private void send(ShuffleWriter writer) throws IOException, InterruptedException {
+    private void send(ShuffleWriter writer, CutBatch cut) throws IOException, InterruptedException {
         // Flushing or closing the streams wrote what they held: count the buffers again, once per batch.
         long total = 0;
         for (PartitionBuffer buffer : buffers) {
@@ -85,6 +101,7 @@ final class RowBatches {
         buffered = 0;
         if (total == 0) {
             Arrays.fill(rows, 0);
+            cut.sent();
             return;
         }
         InputBatch batch = new InputBatch(total);
@@ -95,10 +112,105 @@ final class RowBatches {
             }
             ByteBuffer bytes = buffer.take();
             heldBytes += bytes.capacity();
-            writer.write(new ShuffleRecord(p, compression.piece(bytes, rows[p]), batch));
+            writer.write(new ShuffleRecord(p, cut.track(compression.piece(bytes, rows[p])), batch));
             rows[p] = 0;
         }
+        cut.sent();
         batches++;
+    }
+
+    /**
+     * A batch handed to the strategy, whose rows stay on the heap until the strategy serialized each of its records
+     * (compressed it, or wrote it): then its heap charge goes back, once, from whichever thread serialized the last.
+     * A record never serialized (the writer failed) keeps it until the task gives everything back.
+     */
+    static final class CutBatch {
+        /** Records not yet serialized, plus one until every record was handed over. */
+        private final AtomicInteger pending = new AtomicInteger(1);
+        private final long charge;
+        private final LongConsumer serialized;
+
+        CutBatch(long charge, LongConsumer serialized) {
+            this.charge = charge;
+            this.serialized = serialized;
+        }
+
+        Payload track(Payload payload) {
+            pending.incrementAndGet();
+            return new Tracked(payload, this);
+        }
+
+        /** Every record was handed over. */
+        void sent() {
+            done();
+        }
+
+        private void done() {
+            if (pending.decrementAndGet() == 0) {
+                serialized.accept(charge);
+            }
+        }
+    }
+
+    /** A record's payload that tells its batch when it was first serialized; otherwise the payload itself. */
+    private static final class Tracked implements Payload {
+        private final Payload payload;
+        private final CutBatch batch;
+        private final AtomicBoolean serialized = new AtomicBoolean();
+
+        Tracked(Payload payload, CutBatch batch) {
+            this.payload = payload;
+            this.batch = batch;
+        }
+
+        private <T> T serialized(T result) {
+            if (serialized.compareAndSet(false, true)) {
+                batch.done();
+            }
+            return result;
+        }
+
+        @Override
+        public long rows() {
+            return payload.rows();
+        }
+
+        @Override
+        public long inputBytes() {
+            return payload.inputBytes();
+        }
+
+        @Override
+        public long serializedBound() {
+            return payload.serializedBound();
+        }
+
+        @Override
+        public long writeTo(WritableByteChannel out, HostAllocator scratch) throws IOException {
+            return serialized(payload.writeTo(out, scratch));
+        }
+
+        @Override
+        public int writeInto(ByteBuffer target, HostAllocator scratch) throws IOException {
+            return serialized(payload.writeInto(target, scratch));
+        }
+
+        /** Buffers that hold the rows where they lie: not serialized yet (the rows are still needed). */
+        @Override
+        public Optional<Pieces> pieces(HostAllocator scratch) throws IOException {
+            return payload.pieces(scratch);
+        }
+
+        @Override
+        public GrowingBytes toHeap(HostAllocator scratch) throws IOException {
+            return serialized(payload.toHeap(scratch));
+        }
+
+        @Override
+        public <B> B writeSized(IntFunction<B> make, Function<B, ByteBuffer> view, Consumer<B> free,
+                                HostAllocator scratch) throws IOException {
+            return serialized(payload.writeSized(make, view, free, scratch));
+        }
     }
 
     /** Bytes of the batch being built, as counted so far (a serializer's own buffer counts once flushed). */

@@ -125,14 +125,15 @@ public class SluiceShuffleManager extends SortShuffleManager {
                 }
             });
             return new StrategyShuffleWriter<>(dependency, mapId, metrics, context.taskMemoryManager(), lease, shared,
-                    compression, settings.batchBytes, settings.checksums,
+                    compression, settings,
                     PartitionEncryption.of(SparkEnv.get().serializerManager()), single.get(),
                     shuffleBlockResolver(), SparkEnv.get().blockManager().shuffleServerId(),
-                    (batches, forMemory) -> {
+                    (batches, forMemory, spilled) -> {
                         shared.addBatches(batches, forMemory);
                         sluice.figures().mapOutputs.add(1);
                         sluice.figures().batches.add(batches);
                         sluice.figures().batchesForMemory.add(forMemory);
+                        sluice.figures().spilledBytes.add(spilled);
                         committed(handle.shuffleId(), mapId);
                     });
         } catch (RuntimeException | Error e) {

@@ -33,6 +33,12 @@ public final class SluiceSparkConf {
      * {@code BypassMergeSortShuffleWriter} by with {@code spark.shuffle.sort.bypassMergeThreshold}, its default here.
      */
     public static final String MAX_PARTITIONS = PREFIX + "maxPartitions";
+    /**
+     * Whether what a strategy holds for a map task (the consolidating strategies' partials) is memory of the task in
+     * Spark's memory manager ({@link StrategyMemory}), which Spark may ask to spill; {@code false} leaves the partials
+     * to {@link #MEMORY_LIMIT} alone, outside Spark's pools (as spark-rapids' host memory is).
+     */
+    public static final String TASK_MEMORY = PREFIX + "taskMemory";
     /** A strategy value meaning Spark's own writers ({@code SortShuffleManager}'s). */
     public static final String STOCK = "stock";
     /**
@@ -53,6 +59,8 @@ public final class SluiceSparkConf {
     public final int threads;
     public final long memoryLimit;
     public final int maxPartitions;
+    /** {@link #TASK_MEMORY}: the strategies' partials are memory of the task in Spark's memory manager. */
+    public final boolean taskMemory;
     /**
      * Spark's shuffle checksums: {@code spark.shuffle.checksum.algorithm} where {@code spark.shuffle.checksum.enabled}
      * (both Spark's defaults: on, ADLER32), else null.
@@ -65,12 +73,13 @@ public final class SluiceSparkConf {
     public final boolean encryption;
 
     private SluiceSparkConf(String strategy, long batchBytes, int threads, long memoryLimit, int maxPartitions,
-                            ChecksumAlgorithm checksums, boolean encryption) {
+                            boolean taskMemory, ChecksumAlgorithm checksums, boolean encryption) {
         this.strategy = strategy;
         this.batchBytes = batchBytes;
         this.threads = threads;
         this.memoryLimit = memoryLimit;
         this.maxPartitions = maxPartitions;
+        this.taskMemory = taskMemory;
         this.checksums = checksums;
         this.encryption = encryption;
     }
@@ -86,10 +95,10 @@ public final class SluiceSparkConf {
         for (scala.Tuple2<String, String> entry : conf.getAllWithPrefix(PREFIX)) {
             String key = PREFIX + entry._1();
             if (!key.equals(STRATEGY) && !key.equals(BATCH_BYTES) && !key.equals(THREADS)
-                    && !key.equals(MEMORY_LIMIT) && !key.equals(MAX_PARTITIONS)) {
+                    && !key.equals(MEMORY_LIMIT) && !key.equals(MAX_PARTITIONS) && !key.equals(TASK_MEMORY)) {
                 throw new InvalidParameterException(key, entry._2(), "one of the keys " + STRATEGY + ", "
-                        + BATCH_BYTES + ", " + THREADS + ", " + MEMORY_LIMIT + ", " + MAX_PARTITIONS
-                        + " (this key is unknown)");
+                        + BATCH_BYTES + ", " + THREADS + ", " + MEMORY_LIMIT + ", " + MAX_PARTITIONS + ", "
+                        + TASK_MEMORY + " (this key is unknown)");
             }
         }
         String strategy = conf.get(STRATEGY, "per-batch").trim();
@@ -107,8 +116,12 @@ public final class SluiceSparkConf {
         if (memoryLimit < 1) {
             throw new InvalidParameterException(MEMORY_LIMIT, conf.get(MEMORY_LIMIT), "none, or a size >= 1 byte");
         }
+        String taskMemory = conf.get(TASK_MEMORY, "true").trim();
+        if (!taskMemory.equals("true") && !taskMemory.equals("false")) {
+            throw new InvalidParameterException(TASK_MEMORY, conf.get(TASK_MEMORY), "true or false");
+        }
         SluiceSparkConf settings = new SluiceSparkConf(strategy, batchBytes, threads, memoryLimit, maxPartitions,
-                checksums(conf), conf.getBoolean(ENCRYPTION, false));
+                Boolean.parseBoolean(taskMemory), checksums(conf), conf.getBoolean(ENCRYPTION, false));
         if (!strategy.equals(STOCK)) {
             settings.spec(STRATEGY, strategy);
         }
@@ -238,8 +251,8 @@ public final class SluiceSparkConf {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "strategy=%s batchBytes=%d threads=%d memoryLimit=%s maxPartitions=%d", strategy,
-                batchBytes, threads, memoryLimit == WriterConfig.UNLIMITED ? "none" : String.valueOf(memoryLimit),
-                maxPartitions);
+        return String.format(Locale.ROOT, "strategy=%s batchBytes=%d threads=%d memoryLimit=%s maxPartitions=%d "
+                + "taskMemory=%s", strategy, batchBytes, threads,
+                memoryLimit == WriterConfig.UNLIMITED ? "none" : String.valueOf(memoryLimit), maxPartitions, taskMemory);
     }
 }

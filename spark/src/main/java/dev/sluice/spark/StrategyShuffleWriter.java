@@ -3,6 +3,7 @@ package dev.sluice.spark;
 import dev.sluice.spi.MapOutput;
 import dev.sluice.spi.MapTask;
 import dev.sluice.spi.StreamFormat;
+import dev.sluice.spi.memory.TaskMemory;
 import dev.sluice.spi.storage.ChecksumAlgorithm;
 import dev.sluice.spi.storage.CountedStorage;
 import dev.sluice.spi.storage.MapOutputFiles;
@@ -73,6 +74,8 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private final long batchBytes;
     /** Spark's checksum algorithm where its checksums are on, else null. */
     private final ChecksumAlgorithm checksums;
+    /** Whether the strategy's memory for this task is a consumer of Spark's task memory manager. */
+    private final boolean inSparksMemory;
     /** Spark's shuffle encryption, or null where it is off. */
     private final PartitionEncryption encryption;
     private final SingleSpillShuffleMapOutputWriter single;
@@ -87,8 +90,8 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private boolean transferred;
 
     StrategyShuffleWriter(ShuffleDependency<K, V, ?> dependency, long mapId, ShuffleWriteMetricsReporter metrics,
-                          TaskMemoryManager taskMemory, SluiceExecutors.Lease lease, SluiceExecutors executors, PieceCompression compression, long batchBytes,
-                          ChecksumAlgorithm checksums, PartitionEncryption encryption,
+                          TaskMemoryManager taskMemory, SluiceExecutors.Lease lease, SluiceExecutors executors,
+                          PieceCompression compression, SluiceSparkConf settings, PartitionEncryption encryption,
                           SingleSpillShuffleMapOutputWriter single, IndexShuffleBlockResolver resolver,
                           BlockManagerId location, Committed onCommitted) {
         this.dependency = dependency;
@@ -100,8 +103,9 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         this.storage = executors.storage();
         this.dir = executors.scratchFor(resolver.getDataFile(dependency.shuffleId(), mapId));
         this.compression = compression;
-        this.batchBytes = batchBytes;
-        this.checksums = checksums;
+        this.batchBytes = settings.batchBytes;
+        this.checksums = settings.checksums;
+        this.inSparksMemory = settings.taskMemory;
         this.encryption = encryption;
         this.single = single;
         this.resolver = resolver;
@@ -119,9 +123,11 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
                 batchBytes, compression);
         MapOutput output = null;
         TaskRows rows = new TaskRows(taskMemory, batches);
+        StrategyMemory strategyMemory = inSparksMemory ? new StrategyMemory(taskMemory) : null;
         RowBasedChecksum[] rowChecksums = dependency.rowBasedChecksums();
-        try (dev.sluice.spi.ShuffleWriter writer = lease.executor().createMapOutputWriter(
-                new MapTask(shuffleId, mapId, CONCATENATED, dir))) {
+        long spilled = 0;
+        try (dev.sluice.spi.ShuffleWriter writer = lease.executor().createMapOutputWriter(new MapTask(shuffleId, mapId,
+                CONCATENATED, dir, strategyMemory != null ? strategyMemory : TaskMemory.UNBOUNDED))) {
             rows.open(writer);
             while (true) {
                 long fetch = System.nanoTime();
@@ -144,6 +150,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
             // Spark's peakExecutionMemory: "approximately the sum of the peak sizes" of a task's data structures, as
             // UnsafeShuffleWriter adds its sorter's (closeAndWriteOutput): the rows' heap and the strategy's buffers.
             peakBytes = rows.peak() + writer.peakBufferedBytes();
+            spilled = writer.spilledBytes();
             partitionLengths = output.partitionLengths().clone();
             handOver(shuffleId, output, partitionLengths);
         } catch (InterruptedException e) {
@@ -158,6 +165,9 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
             throw failed(output, e);
         } finally {
             rows.close();
+            if (strategyMemory != null) {
+                strategyMemory.close();
+            }
             try {
                 if (output != null) {
                     output.close();
@@ -176,10 +186,14 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         org.apache.spark.TaskContext context = org.apache.spark.TaskContext.get();
         if (context != null) {
             context.taskMetrics().incPeakExecutionMemory(peakBytes);
+            // Spark's "Spill (Memory)" and "Spill (Disk)": a partial's bytes are the same serialized bytes in memory
+            // and in its file (the memory freed may be more, a buffer's unused capacity).
+            context.taskMetrics().incMemoryBytesSpilled(spilled);
+            context.taskMetrics().incDiskBytesSpilled(spilled);
         }
         status = MapStatus$.MODULE$.apply(location, partitionLengths, mapId,
                 rowChecksums.length > 0 ? RowBasedChecksum.getAggregatedChecksumValue(rowChecksums) : 0L);
-        onCommitted.committed(batches.batches(), rows.spills());
+        onCommitted.committed(batches.batches(), rows.spills(), spilled);
     }
 
     /**
@@ -271,9 +285,12 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         return failure;
     }
 
-    /** What the manager records of a committed map task: its batches, and of them those cut for Spark's memory. */
+    /**
+     * What the manager records of a committed map task: its batches, of them those cut for Spark's memory, and the
+     * bytes its strategy spilled.
+     */
     interface Committed {
-        void committed(long batches, long batchesForMemory);
+        void committed(long batches, long batchesForMemory, long spilledBytes);
     }
 
     @Override

@@ -60,6 +60,106 @@ class TaskRowsTest {
         assertEquals(0, task.cleanUpAllAllocatedMemory(), "memory the consumer did not give back");
     }
 
+    /**
+     * A cut batch's rows stay on the heap until the strategy serialized them, so Spark's grant for them is held until
+     * the last record of the batch was serialized, on whatever thread, and given back then, once; another consumer's
+     * request gives nothing back at once and cuts the batch at the next row.
+     */
+    @Test
+    void aCutBatchsHeapIsHeldUntilTheStrategySerializedEveryRecordOfIt() throws Exception {
+        UnifiedMemoryManager memory = new UnifiedMemoryManager(new SparkConf(false), 64 * MIB, 0, 1);
+        TaskMemoryManager task = new TaskMemoryManager(memory, 1);
+        RowBatches batches = new RowBatches(4, new KryoSerializer(new SparkConf(false)).newInstance(), 64 * MIB,
+                new PieceCompression.Framed(ShuffleCodec.LZ4_BLOCK));
+        java.util.List<ShuffleRecord> handed = new java.util.ArrayList<>();
+        TaskRows rows = new TaskRows(task, batches);
+        rows.open(recording(handed));
+        byte[] value = new byte[1000];
+        for (int i = 0; i < 2000; i++) {
+            rows.add(i % 4, i, value);
+        }
+        long building = rows.getUsed();
+        assertTrue(building >= 2 * MIB, building + " bytes acquired for 2 MB of rows");
+        Holder other = new Holder(task);
+        assertEquals(0, rows.spill(MIB, other), "cutting frees no heap until the rows are compressed");
+        assertEquals(building, rows.getUsed());
+        rows.add(0, -1, value);
+        assertEquals(4, handed.size(), "the batch was cut at the next row, one record a partition");
+        assertEquals(1, rows.spills(), "a batch cut because Spark asked");
+        assertEquals(building, rows.getUsed(), "the cut batch's heap is held while its records wait");
+        Thread other1 = new Thread(() -> serialize(handed.subList(0, 2)));
+        other1.start();
+        other1.join();
+        assertEquals(building, rows.getUsed(), "two of four records serialized");
+        serialize(handed.subList(2, 4));
+        assertEquals(0, rows.getUsed(), "every record serialized: the batch's heap is back");
+        serialize(handed.subList(0, 4));
+        assertEquals(0, rows.getUsed(), "serialized again: given back once");
+        rows.finish();
+        rows.close();
+        assertEquals(0, task.cleanUpAllAllocatedMemory(), "memory the consumer did not give back");
+    }
+
+    /** A task that ends with records never serialized gives their heap back all the same. */
+    @Test
+    void aTaskGivesBackTheHeapOfBatchesNeverSerialized() throws Exception {
+        UnifiedMemoryManager memory = new UnifiedMemoryManager(new SparkConf(false), 64 * MIB, 0, 1);
+        TaskMemoryManager task = new TaskMemoryManager(memory, 1);
+        RowBatches batches = new RowBatches(4, new KryoSerializer(new SparkConf(false)).newInstance(), MIB,
+                new PieceCompression.Framed(ShuffleCodec.LZ4_BLOCK));
+        java.util.List<ShuffleRecord> handed = new java.util.ArrayList<>();
+        TaskRows rows = new TaskRows(task, batches);
+        rows.open(recording(handed));
+        byte[] value = new byte[1000];
+        for (int i = 0; i < 3000; i++) {
+            rows.add(i % 4, i, value);
+        }
+        rows.finish();
+        assertTrue(rows.getUsed() >= 2 * MIB, rows.getUsed() + " bytes held for batches not serialized");
+        rows.close();
+        assertEquals(0, rows.getUsed());
+        serialize(handed);
+        assertEquals(0, rows.getUsed(), "a late serialization after the task gave everything back");
+        assertEquals(0, task.cleanUpAllAllocatedMemory(), "memory the consumer did not give back");
+    }
+
+    private static void serialize(java.util.List<ShuffleRecord> records) {
+        for (ShuffleRecord record : records) {
+            try {
+                record.payload().writeTo(java.nio.channels.Channels.newChannel(java.io.OutputStream.nullOutputStream()),
+                        null);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** A writer that keeps the records it is handed, serializing none. */
+    private static ShuffleWriter recording(java.util.List<ShuffleRecord> handed) {
+        return new ShuffleWriter() {
+            @Override
+            public void write(ShuffleRecord record) {
+                handed.add(record);
+            }
+
+            @Override
+            public MapOutput commit() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void abort(Throwable cause) {}
+
+            @Override
+            public long peakBufferedBytes() {
+                return 0;
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
     /** A consumer that holds what it got and gives nothing back when asked. */
     private static final class Holder extends org.apache.spark.memory.MemoryConsumer {
         Holder(TaskMemoryManager task) {
@@ -72,16 +172,21 @@ class TaskRowsTest {
         }
     }
 
-    /** {@code n} rows of about 1 KB through a task's consumer; the batches cut, each with its bytes. */
+    /**
+     * {@code n} rows of about 1 KB through a task's consumer, each record serialized as it arrives; the batches cut,
+     * each with its bytes.
+     */
     private static Map<InputBatch, Long> write(TaskMemoryManager task, RowBatches batches, int n) throws Exception {
         Map<InputBatch, Long> cut = new IdentityHashMap<>();
         long[] records = new long[1];
         TaskRows rows = new TaskRows(task, batches);
         rows.open(new ShuffleWriter() {
             @Override
-            public void write(ShuffleRecord record) {
+            public void write(ShuffleRecord record) throws java.io.IOException {
                 cut.put(record.inputBatch(), record.inputBatch().hostBytes());
                 records[0] += record.rows();
+                record.payload().writeTo(java.nio.channels.Channels.newChannel(
+                        java.io.OutputStream.nullOutputStream()), null);
             }
 
             @Override
