@@ -117,7 +117,9 @@ final class BenchOptions {
                         + "directory go")
                 .optional("batch-bytes", "SIZE", SluiceSparkConf.DEFAULT_BATCH_BYTES, "spark.sluice.batchBytes")
                 .optional("threads", "N", "16", "spark.sluice.threads; 16 are the seed's writer threads")
-                .optional("memory-limit", "L", "none", "spark.sluice.memoryLimit: none or a size")
+                .optional("memory-limit", "L", "none", "spark.sluice.memoryLimit: none, a size, or "
+                        + DEFAULT_MEMORY_LIMIT + " (not set: the manager's default, half of the executor's memory "
+                        + "overhead)")
                 .repeatable("conf", "KEY=VALUE", "any Spark setting, repeatable")
                 .flag("allow-fallback", String.join("\n",
                         "let a Sluice writer's run go on when its shuffle went to",
@@ -145,6 +147,8 @@ final class BenchOptions {
     String batchBytes;
     int threads;
     String memoryLimit;
+    /** The {@code --memory-limit} that leaves {@code spark.sluice.memoryLimit} unset. */
+    static final String DEFAULT_MEMORY_LIMIT = "default";
     Map<String, String> conf = new LinkedHashMap<>();
     boolean allowFallback;
 
@@ -259,9 +263,11 @@ final class BenchOptions {
     private void check() {
         SluiceSparkConf settings = null;
         for (Shape shape : shapes()) {
-            SparkConf check = new SparkConf(false)
-                    .set(SluiceSparkConf.BATCH_BYTES, shape.batchBytes()).set(SluiceSparkConf.MEMORY_LIMIT, memoryLimit)
+            SparkConf check = new SparkConf(false).set(SluiceSparkConf.BATCH_BYTES, shape.batchBytes())
                     .set(SluiceSparkConf.THREADS, String.valueOf(threads));
+            if (!memoryLimit.equals(DEFAULT_MEMORY_LIMIT)) {
+                check.set(SluiceSparkConf.MEMORY_LIMIT, memoryLimit);
+            }
             conf.forEach(check::set);
             try {
                 settings = SluiceSparkConf.from(check);

@@ -31,10 +31,12 @@ final class BenchSession {
                 .config(SluiceSparkConf.STRATEGY, SluiceSparkConf.STOCK)
                 .config(SluiceSparkConf.BATCH_BYTES, shape.batchBytes())
                 .config(SluiceSparkConf.THREADS, String.valueOf(options.threads))
-                .config(SluiceSparkConf.MEMORY_LIMIT, options.memoryLimit)
                 // --partitions asks for the strategies at that count: the manager's bound (Spark's bypass threshold,
                 // 200 by default) would otherwise send a larger one to Spark's writers.
                 .config(SluiceSparkConf.MAX_PARTITIONS, String.valueOf(Math.max(options.partitions, 200)));
+        if (!options.memoryLimit.equals(BenchOptions.DEFAULT_MEMORY_LIMIT)) {
+            builder.config(SluiceSparkConf.MEMORY_LIMIT, options.memoryLimit);
+        }
         if (options.sparkHome != null) {
             // Executors in their own JVMs load the manager from Sluice's jars, lz4-java first (scripts/spark-bench
             // passes the class path).
@@ -46,7 +48,26 @@ final class BenchSession {
                     .config("spark.executor.extraJavaOptions", System.getProperty("sluice.executorJavaOptions", ""));
         }
         options.conf.forEach(builder::config);
-        return builder.getOrCreate();
+        SparkSession spark = builder.getOrCreate();
+        Long memory = executionMemory(options);
+        if (memory != null) {
+            log.printf(Locale.ROOT, "spark-bench: Spark's unified memory (execution and storage, the map tasks' "
+                    + "pool): %s on the heap, %s off it%n", SeedJob.mib(memory),
+                    SeedJob.mib(org.apache.spark.SparkEnv.get().memoryManager().maxOffHeapStorageMemory()));
+        }
+        return spark;
+    }
+
+    /**
+     * The heap Spark's memory manager shares between execution and storage, as it stands when nothing is cached
+     * ({@code maxOnHeapStorageMemory} of a manager with no execution memory in use: {@code UnifiedMemoryManager}'s
+     * maximum), where the executor is this JVM (local mode); else null.
+     */
+    static Long executionMemory(BenchOptions options) {
+        if (!options.master.startsWith("local[") && !options.master.equals("local")) {
+            return null;
+        }
+        return org.apache.spark.SparkEnv.get().memoryManager().maxOnHeapStorageMemory();
     }
 
     /** The jar {@code net.jpountz.lz4} classes come from, as group:artifact:version where the path says it. */

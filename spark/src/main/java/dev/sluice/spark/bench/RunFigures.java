@@ -10,14 +10,16 @@ import java.util.Map;
  * peaks are this JVM's ({@link MemoryPeaks}). The peaks, {@code sluiceBatches}, {@code sluice} (Sluice's counted
  * I/O during the run) and {@code fallbacks} (the run's shuffles that went to Spark's own writer, with the reason) are
  * null where the executors are other JVMs. {@code sluiceTasks} is the mapper stage's Sluice accumulators as its tasks
- * reported them ({@code mapOutputs}, {@code fallbacks}, {@code batches}, {@code batchesForMemory}), in any master
- * mode.
+ * reported them ({@code mapOutputs}, {@code fallbacks}, {@code batches}, {@code batchesForMemory},
+ * {@code spilledBytes}), in any master mode; {@code mapperSpilledBytes} and {@code mapperPeakExecutionBytes} are
+ * Spark's task metrics of the mapper stage (its tasks' spills summed; the most execution memory Spark granted one task).
  */
 record RunFigures(String writer, int iteration, boolean warmup, long queryMillis, long driverMillis,
                   long mapperStageMillis, long sumTaskMillis, long reducerStageMillis, long mapperGcMillis,
                   long reducerGcMillis, Long peakHeapBytes, Long peakOffHeapBytes, long shuffleBytes,
                   long shuffleRecords, long shuffleWriteTimeMillis, long rows, boolean verified, Long sluiceBatches,
-                  IoSnapshot sluice, java.util.List<String> fallbacks, Map<String, Long> sluiceTasks) {
+                  IoSnapshot sluice, java.util.List<String> fallbacks, Map<String, Long> sluiceTasks,
+                  long mapperSpilledBytes, long mapperPeakExecutionBytes) {
 
     /** The mapper stage's Sluice accumulator {@code name} (without its prefix), 0 where no task reported it. */
     long sluiceTask(String name) {
@@ -85,6 +87,8 @@ record RunFigures(String writer, int iteration, boolean warmup, long queryMillis
         }
         line.put("fallbacks", fallbacks);
         line.put("sluiceTasks", sluiceTasks);
+        line.put("mapperSpilledBytes", mapperSpilledBytes);
+        line.put("mapperPeakExecutionBytes", mapperPeakExecutionBytes);
         return line;
     }
 }

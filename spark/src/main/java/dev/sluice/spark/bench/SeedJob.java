@@ -103,7 +103,7 @@ final class SeedJob {
                 driverNanos / 1_000_000, mapper.stageMillis, mapper.taskMillis, reducer.stageMillis, mapper.gcMillis,
                 reducer.gcMillis, local ? peaks.heapBytes() : null, peaks.offHeapBytes(), mapper.shuffleBytes,
                 mapper.shuffleRecords, mapper.shuffleWriteNanos / 1_000_000, written.getLong(0), verified, batches, io,
-                fallbacks, mapper.sluiceTasks());
+                fallbacks, mapper.sluiceTasks(), mapper.spilledBytes, mapper.peakExecutionBytes);
         log.printf(Locale.ROOT, "spark-bench: %-7s %-10s %-18s query %6d ms (driver %6d), mapper stage %6d ms, "
                         + "tasks %7d ms, gc %4d/%4d ms, heap peak %s, off-heap peak %s, shuffle %s%s, %s%n",
                 shape.size(), (warmup ? "warm-up " : "iter ") + iteration, writer, run.queryMillis(),

@@ -77,6 +77,8 @@ public final class SeedSubmit {
             line.put("mapTasksUnsuccessful", mapper.unsuccessful);
             line.put("mapTasksSpeculative", mapper.speculative);
             line.put("sluiceTasks", mapper.sluiceTasks());
+            line.put("mapperSpilledBytes", mapper.spilledBytes);
+            line.put("mapperPeakExecutionBytes", mapper.peakExecutionBytes);
             line.put("executors", askExecutors(spark));
             System.out.println(Json.line(line));
         } finally {

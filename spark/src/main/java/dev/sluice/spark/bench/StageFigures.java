@@ -31,6 +31,14 @@ final class StageFigures extends SparkListener {
         /** Speculative task attempts. */
         long speculative;
         long stageMillis = -1;
+        /** Bytes the stage's tasks spilled ({@code diskBytesSpilled}, summed). */
+        long spilledBytes;
+        /**
+         * The most execution memory Spark's memory manager granted one of the stage's tasks at once (its
+         * {@code peakOnHeapExecutionMemory} plus {@code peakOffHeapExecutionMemory}): every consumer of the task,
+         * Sluice's rows and partials among them.
+         */
+        long peakExecutionBytes;
         /**
          * Sluice's accumulators of the stage's tasks (dev.sluice.spark.MapFigures), summed, by name without their
          * common prefix: any master mode.
@@ -52,6 +60,8 @@ final class StageFigures extends SparkListener {
             unsuccessful += stage.unsuccessful;
             speculative += stage.speculative;
             stageMillis += Math.max(0, stage.stageMillis);
+            spilledBytes += stage.spilledBytes;
+            peakExecutionBytes = Math.max(peakExecutionBytes, stage.peakExecutionBytes);
             stage.sluice.forEach((name, n) -> sluice.merge(name, n, Long::sum));
         }
     }
@@ -85,6 +95,9 @@ final class StageFigures extends SparkListener {
                 stage.shuffleBytes += write.bytesWritten();
                 stage.shuffleRecords += write.recordsWritten();
                 stage.shuffleWriteNanos += write.writeTime();
+                stage.spilledBytes += end.taskMetrics().diskBytesSpilled();
+                stage.peakExecutionBytes = Math.max(stage.peakExecutionBytes,
+                        end.taskMetrics().peakOnHeapExecutionMemory() + end.taskMetrics().peakOffHeapExecutionMemory());
             }
             for (org.apache.spark.scheduler.AccumulableInfo accumulable
                     : scala.jdk.javaapi.CollectionConverters.asJava(end.taskInfo().accumulables())) {

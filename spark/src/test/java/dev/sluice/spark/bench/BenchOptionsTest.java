@@ -114,6 +114,16 @@ class BenchOptionsTest {
     }
 
     @Test
+    void theMemoryLimitIsNoneUnlessGivenAndDefaultLeavesItToTheManager() {
+        assertEquals("none", parse().memoryLimit);
+        assertEquals(BenchOptions.DEFAULT_MEMORY_LIMIT, parse("--memory-limit", "default").memoryLimit);
+        assertEquals("512m", parse("--memory-limit", "512m").memoryLimit);
+        InvalidParameterException e = assertThrows(InvalidParameterException.class,
+                () -> parse("--memory-limit", "lots"));
+        assertEquals("spark.sluice.memoryLimit", e.parameter());
+    }
+
+    @Test
     void asyncWithSkipMergeIsRefusedInsideSpark() {
         InvalidParameterException e = assertThrows(InvalidParameterException.class,
                 () -> parse("--preset", "seed", "--writers", "stock,async:skipMerge=true"));

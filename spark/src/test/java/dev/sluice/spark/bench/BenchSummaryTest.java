@@ -20,7 +20,7 @@ class BenchSummaryTest {
     private static RunFigures run(String writer, int iteration, boolean warmup, double mapper) {
         long m = Math.round(mapper);
         return new RunFigures(writer, iteration, warmup, 10 * m, 10 * m + 5, m, 2 * m, 9 * m, 1, 2, 1L << 30, 0L,
-                1000, 100, 3, 100, true, 0L, null, List.of(), Map.of());
+                1000, 100, 3, 100, true, 0L, null, List.of(), Map.of(), 0, 0);
     }
 
     private static TreeMap<Integer, RunFigures> rounds(String writer, double... mappers) {

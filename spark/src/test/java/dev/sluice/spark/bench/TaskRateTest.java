@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TaskRateTest {
     private static RunFigures run(long mapperStageMillis, long shuffleBytes) {
         return new RunFigures("per-batch", 1, false, 0, 0, mapperStageMillis, 0, 0, 0, 0, null, null, shuffleBytes, 0,
-                0, 0, true, null, null, null, Map.of());
+                0, 0, true, null, null, null, Map.of(), 0, 0);
     }
 
     @Test
