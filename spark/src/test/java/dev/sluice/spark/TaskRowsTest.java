@@ -73,7 +73,7 @@ class TaskRowsTest {
                 new PieceCompression.Framed(ShuffleCodec.LZ4_BLOCK));
         java.util.List<ShuffleRecord> handed = new java.util.ArrayList<>();
         TaskRows rows = new TaskRows(task, batches);
-        rows.open(recording(handed));
+        rows.open(writer(handed::add));
         byte[] value = new byte[1000];
         for (int i = 0; i < 2000; i++) {
             rows.add(i % 4, i, value);
@@ -109,7 +109,7 @@ class TaskRowsTest {
                 new PieceCompression.Framed(ShuffleCodec.LZ4_BLOCK));
         java.util.List<ShuffleRecord> handed = new java.util.ArrayList<>();
         TaskRows rows = new TaskRows(task, batches);
-        rows.open(recording(handed));
+        rows.open(writer(handed::add));
         byte[] value = new byte[1000];
         for (int i = 0; i < 3000; i++) {
             rows.add(i % 4, i, value);
@@ -134,12 +134,12 @@ class TaskRowsTest {
         }
     }
 
-    /** A writer that keeps the records it is handed, serializing none. */
-    private static ShuffleWriter recording(java.util.List<ShuffleRecord> handed) {
+    /** A writer that gives each record it is handed to {@code handed} and commits nothing. */
+    private static ShuffleWriter writer(java.util.function.Consumer<ShuffleRecord> handed) {
         return new ShuffleWriter() {
             @Override
             public void write(ShuffleRecord record) {
-                handed.add(record);
+                handed.accept(record);
             }
 
             @Override
@@ -180,31 +180,11 @@ class TaskRowsTest {
         Map<InputBatch, Long> cut = new IdentityHashMap<>();
         long[] records = new long[1];
         TaskRows rows = new TaskRows(task, batches);
-        rows.open(new ShuffleWriter() {
-            @Override
-            public void write(ShuffleRecord record) throws java.io.IOException {
-                cut.put(record.inputBatch(), record.inputBatch().hostBytes());
-                records[0] += record.rows();
-                record.payload().writeTo(java.nio.channels.Channels.newChannel(
-                        java.io.OutputStream.nullOutputStream()), null);
-            }
-
-            @Override
-            public MapOutput commit() {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public void abort(Throwable cause) {}
-
-            @Override
-            public long peakBufferedBytes() {
-                return 0;
-            }
-
-            @Override
-            public void close() {}
-        });
+        rows.open(writer(record -> {
+            cut.put(record.inputBatch(), record.inputBatch().hostBytes());
+            records[0] += record.rows();
+            serialize(java.util.List.of(record));
+        }));
         byte[] value = new byte[1000];
         for (int i = 0; i < n; i++) {
             rows.add(i % 4, i, value);
