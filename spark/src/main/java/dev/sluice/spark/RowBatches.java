@@ -43,7 +43,6 @@ final class RowBatches {
     private long records;
     /** Bytes in the partitions' buffers, kept as rows are added: what {@link #add} compares with the batch size. */
     private long buffered;
-    private long heldBytes;
     private long batches;
 
     RowBatches(int partitions, SerializerInstance serializer, long batchBytes, PieceCompression compression) {
@@ -111,7 +110,6 @@ final class RowBatches {
                 continue;
             }
             ByteBuffer bytes = buffer.take();
-            heldBytes += bytes.capacity();
             writer.write(new ShuffleRecord(p, cut.track(compression.piece(bytes, rows[p])), batch));
             rows[p] = 0;
         }
@@ -226,11 +224,6 @@ final class RowBatches {
     /** Batches cut so far. */
     long batches() {
         return batches;
-    }
-
-    /** Heap bytes of the batches handed to the writer, held until it commits. */
-    long heldBytes() {
-        return heldBytes;
     }
 
     /**

@@ -133,10 +133,11 @@ public final class SluiceSparkConf {
      * manager for beyond the heap, {@code spark.executor.memoryOverhead}, else Spark's own default for it
      * ({@code max(384 MiB, spark.executor.memoryOverheadFactor (0.10) x spark.executor.memory)},
      * {@code ResourceProfile.calculateOverHeadMemory}). That overhead is what a container allows outside the heap, where
-     * Sluice's partials live (outside {@code -Xmx}, outside Spark's memory manager); the other half is left to what
-     * Spark itself puts there (Netty's buffers, thread stacks, metaspace). Spark's off-heap pool
-     * ({@code spark.memory.offHeap.size}) is requested on top of the overhead and is Spark's own: Sluice does not
-     * draw from it.
+     * Sluice's partials live (outside {@code -Xmx}); the other half is left to what Spark itself puts there (Netty's
+     * buffers, thread stacks, metaspace). Spark's off-heap pool ({@code spark.memory.offHeap.size}) is requested on top
+     * of the overhead: with {@link #TASK_MEMORY} the partials are also counted in Spark's execution memory (that pool
+     * where {@code spark.memory.offHeap.enabled}, else the heap's), which grants them, but they are allocated by
+     * Sluice's allocator, in the overhead, either way.
      */
     static long defaultMemoryLimit(SparkConf conf) {
         long mib = 1024L * 1024;
