@@ -44,6 +44,8 @@ final class RowBatches {
     /** Bytes in the partitions' buffers, kept as rows are added: what {@link #add} compares with the batch size. */
     private long buffered;
     private long batches;
+    /** Time spent in the writer's {@code write}, handing records over: the task blocked on the strategy. */
+    private long writeNanos;
 
     RowBatches(int partitions, SerializerInstance serializer, long batchBytes, PieceCompression compression) {
         this.batchBytes = batchBytes;
@@ -110,7 +112,10 @@ final class RowBatches {
                 continue;
             }
             ByteBuffer bytes = buffer.take();
-            writer.write(new ShuffleRecord(p, cut.track(compression.piece(bytes, rows[p])), batch));
+            ShuffleRecord record = new ShuffleRecord(p, cut.track(compression.piece(bytes, rows[p])), batch);
+            long start = System.nanoTime();
+            writer.write(record);
+            writeNanos += System.nanoTime() - start;
             rows[p] = 0;
         }
         cut.sent();
@@ -224,6 +229,11 @@ final class RowBatches {
     /** Batches cut so far. */
     long batches() {
         return batches;
+    }
+
+    /** Nanoseconds the task's thread spent in the writer's {@code write} so far. */
+    long writeNanos() {
+        return writeNanos;
     }
 
     /**

@@ -42,9 +42,12 @@ import scala.collection.Iterator;
  * aggregated value into the MapStatus, where the scheduler compares attempts of one map
  * ({@code spark.sql.shuffle.orderIndependentChecksum.enableFullRetryOnMismatch}).
  *
- * <p>Task metrics: records, bytes written (the committed partitions' lengths) and write time as spark-rapids'
- * multithreaded writer defines it ({@code RapidsShuffleThreadedWriterBase.write}: the whole of {@code write} less the
- * time spent pulling records from the input iterator).
+ * <p>Task metrics: records, bytes written (the committed partitions' lengths) and write time as Spark defines it,
+ * the time the task spent blocked on writes ({@code ShuffleWriteMetrics.writeTime}): Spark's own writers time their
+ * writes and the merge or concatenation into the data file, on the task's thread; here the strategy writes on its own
+ * threads, and the task's thread is blocked on them while it hands a batch's records over ({@code write}: the
+ * strategy's in-flight limit waits for its writes) and while the strategy commits and Spark takes the data file over.
+ * Serializing the rows and pulling them from the input are not write time, as in Spark's writers.
  */
 final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     /** Empty stream header and end: Spark's lz4 and zstd readers read concatenated pieces as one stream. */
@@ -115,8 +118,6 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
 
     @Override
     public void write(Iterator<Product2<K, V>> input) throws IOException {
-        long start = System.nanoTime();
-        long fetchNanos = 0;
         int shuffleId = dependency.shuffleId();
         Partitioner partitioner = dependency.partitioner();
         RowBatches batches = new RowBatches(partitioner.numPartitions(), dependency.serializer().newInstance(),
@@ -126,14 +127,13 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         StrategyMemory strategyMemory = inSparksMemory ? new StrategyMemory(taskMemory) : null;
         RowBasedChecksum[] rowChecksums = dependency.rowBasedChecksums();
         long spilled = 0;
+        long commitNanos = 0;
         try (dev.sluice.spi.ShuffleWriter writer = lease.executor().createMapOutputWriter(new MapTask(shuffleId, mapId,
                 CONCATENATED, dir, strategyMemory != null ? strategyMemory : TaskMemory.UNBOUNDED))) {
             rows.open(writer);
             while (true) {
-                long fetch = System.nanoTime();
                 boolean more = input.hasNext();
                 Product2<K, V> record = more ? input.next() : null;
-                fetchNanos += System.nanoTime() - fetch;
                 if (!more) {
                     break;
                 }
@@ -146,6 +146,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
                 rows.add(partition, record._1(), record._2());
             }
             rows.finish();
+            long commit = System.nanoTime();
             output = writer.commit();
             // Spark's peakExecutionMemory: "approximately the sum of the peak sizes" of a task's data structures, as
             // UnsafeShuffleWriter adds its sorter's (closeAndWriteOutput): the rows' heap and the strategy's buffers.
@@ -153,6 +154,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
             spilled = writer.spilledBytes();
             partitionLengths = output.partitionLengths().clone();
             handOver(shuffleId, output, partitionLengths);
+            commitNanos = System.nanoTime() - commit;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw failed(output, (IOException) new InterruptedIOException("map task " + mapId
@@ -182,7 +184,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         }
         metrics.incRecordsWritten(batches.records());
         metrics.incBytesWritten(bytes);
-        metrics.incWriteTime(System.nanoTime() - start - fetchNanos);
+        metrics.incWriteTime(batches.writeNanos() + commitNanos);
         org.apache.spark.TaskContext context = org.apache.spark.TaskContext.get();
         if (context != null) {
             context.taskMetrics().incPeakExecutionMemory(peakBytes);

@@ -393,6 +393,9 @@ class SluiceShuffleManagerTest {
         // else), as Spark's UnsafeShuffleWriter adds its sorter's.
         assertEquals(tasks.mapTasks.get(), tasks.mapTasksWithPeak.get(), "shuffle map tasks with a peak execution "
                 + "memory");
+        // Spark's write time: the tasks' time blocked on the strategy, within each task's run.
+        assertTrue(tasks.writeTime.get() > 0, "no shuffle write time");
+        assertEquals(0, tasks.writeTimePastRunTime.get(), "map tasks whose write time exceeds their run time");
     }
 
     /** Sums of the Sluice accumulators' updates in the tasks that ended while it listened. */
@@ -400,6 +403,8 @@ class SluiceShuffleManagerTest {
         final java.util.Map<String, Long> sums = new java.util.concurrent.ConcurrentSkipListMap<>();
         final java.util.concurrent.atomic.AtomicLong mapTasks = new java.util.concurrent.atomic.AtomicLong();
         final java.util.concurrent.atomic.AtomicLong mapTasksWithPeak = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong writeTime = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong writeTimePastRunTime = new java.util.concurrent.atomic.AtomicLong();
 
         @Override
         public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
@@ -407,6 +412,14 @@ class SluiceShuffleManagerTest {
                 mapTasks.incrementAndGet();
                 if (end.taskMetrics() != null && end.taskMetrics().peakExecutionMemory() > 0) {
                     mapTasksWithPeak.incrementAndGet();
+                }
+                if (end.taskMetrics() != null) {
+                    long writeNanos = end.taskMetrics().shuffleWriteMetrics().writeTime();
+                    writeTime.addAndGet(writeNanos);
+                    // Time blocked on the strategy is part of the task's run (Spark's milliseconds, rounded down).
+                    if (writeNanos > (end.taskMetrics().executorRunTime() + 1) * 1_000_000L) {
+                        writeTimePastRunTime.incrementAndGet();
+                    }
                 }
             }
             for (org.apache.spark.scheduler.AccumulableInfo info
