@@ -27,10 +27,6 @@ final class StrategyMemory extends MemoryConsumer implements TaskMemory {
     private static final Logger LOG = LoggerFactory.getLogger(StrategyMemory.class);
     private final TaskMemoryManager memory;
     private volatile Spillable spillable;
-    /** The most this consumer held at once; guarded by the task memory manager's lock. */
-    private long peak;
-    /** Bytes the writer gave back when Spark asked; guarded by the task memory manager's lock. */
-    private long spilledForSpark;
 
     StrategyMemory(TaskMemoryManager memory) {
         super(memory, memory.pageSizeBytes(), memory.getTungstenMemoryMode());
@@ -40,9 +36,7 @@ final class StrategyMemory extends MemoryConsumer implements TaskMemory {
     @Override
     public long acquire(long bytes) {
         synchronized (memory) {
-            long granted = acquireMemory(bytes);
-            peak = Math.max(peak, getUsed());
-            return granted;
+            return acquireMemory(bytes);
         }
     }
 
@@ -65,25 +59,7 @@ final class StrategyMemory extends MemoryConsumer implements TaskMemory {
         if (writer == null) {
             return 0;
         }
-        long freed = writer.spill(size);
-        synchronized (memory) {
-            spilledForSpark += freed;
-        }
-        return freed;
-    }
-
-    /** The most the strategy held for the task at once. */
-    long peak() {
-        synchronized (memory) {
-            return peak;
-        }
-    }
-
-    /** Bytes the strategy gave back because Spark asked. */
-    long spilledForSpark() {
-        synchronized (memory) {
-            return spilledForSpark;
-        }
+        return writer.spill(size);
     }
 
     /**

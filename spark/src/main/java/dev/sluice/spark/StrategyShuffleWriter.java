@@ -87,7 +87,6 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
     private final Committed onCommitted;
     private MapStatus status;
     private long[] partitionLengths;
-    private long peakBytes;
     private boolean stopped;
     /** Whether Spark took this attempt's data file over (its index and data are under Spark's names since). */
     private boolean transferred;
@@ -128,6 +127,7 @@ final class StrategyShuffleWriter<K, V> extends ShuffleWriter<K, V> {
         RowBasedChecksum[] rowChecksums = dependency.rowBasedChecksums();
         long spilled = 0;
         long commitNanos = 0;
+        long peakBytes = 0;
         try (dev.sluice.spi.ShuffleWriter writer = lease.executor().createMapOutputWriter(new MapTask(shuffleId, mapId,
                 CONCATENATED, dir, strategyMemory != null ? strategyMemory : TaskMemory.UNBOUNDED))) {
             rows.open(writer);
