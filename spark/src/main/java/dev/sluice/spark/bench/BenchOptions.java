@@ -84,6 +84,15 @@ final class BenchOptions {
                         "where a batch is a few MB, the serializers' buffers, 8 KiB a partition and",
                         "counted when flushed, can make one fewer: the JSON's sluice.batches counts them);",
                         "not with --size or --batch-bytes"))
+                .optional("size-by", "BASIS", RowSizing.OUTPUT, String.join("\n",
+                        "what a task's rows are counted as against the seed's bytes:",
+                        "output (the seed's shuffle bytes are what its map tasks wrote,",
+                        "after the codec: first, per-batch writes the small shape sized",
+                        "by rows once, on native storage in the local directory, and",
+                        "a row counts for its share of that map output) or rows (the",
+                        "rows as the shuffle serializes them, 44 bytes, before the",
+                        "codec; the runs before this option: their tasks wrote 0.63 to",
+                        "0.64 of the seed's bytes)"))
                 .optional("scale", "X", "0.1", "multiplies the size")
                 .optional("tasks", "N", "2", "map tasks")
                 .optional("partitions", "N", "200", "repartition(N); the seed's is 200")
@@ -133,6 +142,8 @@ final class BenchOptions {
     boolean help;
     List<String> writers = DEFAULT_WRITERS;
     String size;
+    /** {@code --size-by}: {@link RowSizing#OUTPUT} or {@link RowSizing#ROWS}. */
+    String sizeBy;
     String preset;
     double scale;
     int tasks;
@@ -152,16 +163,16 @@ final class BenchOptions {
     Map<String, String> conf = new LinkedHashMap<>();
     boolean allowFallback;
 
-    /** The shapes to run, in order: the preset's sizes, or the one size given. */
-    List<Shape> shapes() {
+    /** The shapes to run, in order, each row counted as {@code sizing} says: the preset's sizes, or the one given. */
+    List<Shape> shapes(RowSizing sizing) {
         if (SEED_PRESET.equals(preset)) {
             List<Shape> shapes = new ArrayList<>();
             for (String name : Shape.SEED_TASK_BYTES.keySet()) {
-                shapes.add(Shape.seed(name, scale, tasks));
+                shapes.add(Shape.seed(name, scale, tasks, sizing));
             }
             return shapes;
         }
-        return List.of(Shape.of(size, scale, tasks, batchBytes));
+        return List.of(Shape.of(size, scale, tasks, batchBytes, sizing));
     }
 
     /** Whether the executors run in this JVM, where Sluice's counters and memory can be read. */
@@ -191,6 +202,7 @@ final class BenchOptions {
         if (!Shape.SEED_TASK_BYTES.containsKey(o.size)) {
             throw new InvalidParameterException("--size", o.size, "one of " + Shape.SEED_TASK_BYTES.keySet());
         }
+        o.sizeBy = RowSizing.basis(given.string("size-by"));
         o.preset = given.string("preset");
         if (o.preset != null && !o.preset.equals(SEED_PRESET)) {
             throw new InvalidParameterException("--preset", o.preset, SEED_PRESET + " (the seed's five sizes, small "
@@ -255,14 +267,16 @@ final class BenchOptions {
             throw new InvalidParameterException("--master", o.master, "local-cluster only with --spark-home "
                     + "(Spark launches its executors from a distribution)");
         }
-        o.check();
+        // Sized by output, the rows are known once measured: their serialized bytes are then larger (a row counts
+        // for less than its 44 bytes), and the run checks its shapes again (SparkBench.run).
+        o.check(o.shapes(RowSizing.SERIALIZED));
         return o;
     }
 
     /** Every shape's Sluice settings and every writer's spec, as the manager will check them. */
-    private void check() {
+    void check(List<Shape> shapes) {
         SluiceSparkConf settings = null;
-        for (Shape shape : shapes()) {
+        for (Shape shape : shapes) {
             SparkConf check = new SparkConf(false).set(SluiceSparkConf.BATCH_BYTES, shape.batchBytes())
                     .set(SluiceSparkConf.THREADS, String.valueOf(threads));
             if (!memoryLimit.equals(DEFAULT_MEMORY_LIMIT)) {

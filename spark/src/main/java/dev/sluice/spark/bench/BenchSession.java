@@ -17,9 +17,10 @@ final class BenchSession {
      * batch size, Spark's own writers unless a query says otherwise. Stopping it (closing) ends the application.
      */
     static SparkSession open(BenchOptions options, Shape shape, Path localDir, PrintStream log) {
-        log.printf(Locale.ROOT, "spark-bench: %s x %.3f: %d map tasks x %d rows (%s serialized each, %d bytes a row), "
-                + "batchBytes %s%s, repartition(%d), master %s; lz4-java: %s%n", shape.size(), shape.scale(),
-                shape.tasks(), shape.rowsPerTask(), SeedJob.mib(shape.taskBytes()), Shape.ROW_BYTES,
+        log.printf(Locale.ROOT, "spark-bench: %s x %.3f: %d map tasks x %d rows (sized by %s; %s serialized each, %d "
+                + "bytes a row), batchBytes %s%s, repartition(%d), master %s; lz4-java: %s%n", shape.size(),
+                shape.scale(), shape.tasks(), shape.rowsPerTask(), shape.sizing().basis(),
+                SeedJob.mib(shape.taskBytes()), Shape.ROW_BYTES,
                 shape.batchBytes(), shape.batchesPerTask() == null ? "" : " (" + shape.batchesPerTask() + " per task)",
                 options.partitions, options.master, lz4Jar());
         SparkSession.Builder builder = SparkSession.builder().appName("sluice-spark-bench " + shape.size())
@@ -56,6 +57,15 @@ final class BenchSession {
                     SeedJob.mib(org.apache.spark.SparkEnv.get().memoryManager().maxOffHeapStorageMemory()));
         }
         return spark;
+    }
+
+    /**
+     * After an application whose local directory is removed: Spark keeps a JVM's local root directories from its
+     * first context ({@code Utils.localRootDirs}) and would make the next application's temporary directories there,
+     * making the removed directory again.
+     */
+    static void forgetLocalDirs() {
+        org.apache.spark.util.Utils$.MODULE$.clearLocalRootDirs();
     }
 
     /**

@@ -90,6 +90,12 @@ final class BenchSummary {
         lines.add(String.format(Locale.ROOT, "spark-bench: %s x %s, %d tasks, batchBytes %s%s: measured rounds, "
                 + "mean ± sd:", size, shape.scale(), shape.tasks(), shape.batchBytes(),
                 shape.batchesPerTask() == null ? "" : " (" + shape.batchesPerTask() + " per task)"));
+        Double output = outputBytesPerTask(shape, bySize);
+        if (output != null) {
+            lines.add(String.format(Locale.ROOT, "  map output a task %.1f MB (the seed's bytes x %s: %.1f MB; %d rows "
+                    + "a task, sized by %s)", output / 1e6, shape.scale(), Shape.seedBytes(size, shape.scale()) / 1e6,
+                    shape.rowsPerTask(), shape.sizing().basis()));
+        }
         for (String writer : writers) {
             TreeMap<Integer, RunFigures> w = bySize.get(writer);
             if (w == null) {
@@ -134,6 +140,22 @@ final class BenchSummary {
         return lines;
     }
 
+    /**
+     * A map task's shuffle bytes, the mean over {@code bySize}'s runs of the first writer listed among per-batch and
+     * stock and then the rest, or null without runs.
+     */
+    private Double outputBytesPerTask(Shape shape, Map<String, TreeMap<Integer, RunFigures>> bySize) {
+        List<String> order = new ArrayList<>(BASELINES);
+        order.addAll(writers);
+        for (String writer : order) {
+            TreeMap<Integer, RunFigures> w = bySize.get(writer);
+            if (w != null && !w.isEmpty()) {
+                return mean(values(w, "shuffleBytes")) / shape.tasks();
+            }
+        }
+        return null;
+    }
+
     private static String meanSd(Map<Integer, RunFigures> runs, String figure, double unit) {
         double[] xs = values(runs, figure);
         double mean = mean(xs);
@@ -156,6 +178,11 @@ final class BenchSummary {
             s.put("tasks", shape.tasks());
             s.put("batchBytes", shape.batchBytes());
             s.put("batchesPerTask", shape.batchesPerTask());
+            s.put("rowsPerTask", shape.rowsPerTask());
+            s.put("seedBytesPerTask", Math.round(Shape.seedBytes(shape.size(), shape.scale())));
+            s.put("sizing", shape.sizing().json());
+            Double output = outputBytesPerTask(shape, size.getValue());
+            s.put("mapOutputBytesPerTask", output == null ? null : Math.round(output));
             List<Object> ws = new ArrayList<>();
             for (String writer : writers) {
                 TreeMap<Integer, RunFigures> w = size.getValue().get(writer);

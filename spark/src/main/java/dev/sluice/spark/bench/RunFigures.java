@@ -38,6 +38,7 @@ record RunFigures(String writer, int iteration, boolean warmup, long queryMillis
             case "reducerGcMillis" -> reducerGcMillis;
             case "peakHeapBytes" -> peakHeapBytes == null ? Double.NaN : peakHeapBytes;
             case "peakOffHeapBytes" -> peakOffHeapBytes == null ? Double.NaN : peakOffHeapBytes;
+            case "shuffleBytes" -> shuffleBytes;
             default -> throw new IllegalArgumentException("no figure " + name);
         };
     }
@@ -68,6 +69,9 @@ record RunFigures(String writer, int iteration, boolean warmup, long queryMillis
         line.put("partitions", partitions);
         line.put("batchBytes", shape.batchBytes());
         line.put("batchesPerTask", shape.batchesPerTask());
+        line.put("rowsPerTask", shape.rowsPerTask());
+        line.put("seedBytesPerTask", Math.round(Shape.seedBytes(shape.size(), shape.scale())));
+        line.put("sizing", shape.sizing().json());
         line.put("preset", preset);
         line.put("master", master);
         line.put("spark", org.apache.spark.package$.MODULE$.SPARK_VERSION());

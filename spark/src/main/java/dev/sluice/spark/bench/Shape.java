@@ -8,11 +8,12 @@ import java.util.Map;
 
 /**
  * One shape of the seed job: the size (the seed's shuffle bytes per map task, times the scale), the map tasks, rows
- * per task, and the batch size Sluice's writers cut a task's rows at ({@code spark.sluice.batchBytes}, a setting of
- * the application). {@code batchesPerTask} is what the batch size was chosen for (the seed preset's), or null where
- * it was given as is.
+ * per task (the size over what a row counts for, {@code sizing}), and the batch size Sluice's writers cut a task's
+ * rows at ({@code spark.sluice.batchBytes}, a setting of the application, in serialized bytes). {@code
+ * batchesPerTask} is what the batch size was chosen for (the seed preset's), or null where it was given as is.
  */
-record Shape(String size, double scale, int tasks, long rowsPerTask, String batchBytes, Integer batchesPerTask) {
+record Shape(String size, double scale, int tasks, long rowsPerTask, String batchBytes, Integer batchesPerTask,
+             RowSizing sizing) {
     /** The seed report's shuffle bytes per mapper task, by configuration (its table in section 2.3). */
     static final Map<String, Long> SEED_TASK_BYTES = seedTaskBytes();
 
@@ -33,8 +34,8 @@ record Shape(String size, double scale, int tasks, long rowsPerTask, String batc
     }
 
     /** {@code size} x {@code scale} with the batch size given. */
-    static Shape of(String size, double scale, int tasks, String batchBytes) {
-        return new Shape(size, scale, tasks, rowsPerTask(size, scale), batchBytes, null);
+    static Shape of(String size, double scale, int tasks, String batchBytes, RowSizing sizing) {
+        return new Shape(size, scale, tasks, rowsPerTask(size, scale, sizing), batchBytes, null, sizing);
     }
 
     /**
@@ -42,11 +43,11 @@ record Shape(String size, double scale, int tasks, long rowsPerTask, String batc
      * the seed report's "GpuScan Batches/Task"): the batch size is the task's serialized bytes over its batch count,
      * rounded up, so that a task's rows reach it once per batch but the last.
      */
-    static Shape seed(String size, double scale, int tasks) {
-        long rows = rowsPerTask(size, scale);
+    static Shape seed(String size, double scale, int tasks, RowSizing sizing) {
+        long rows = rowsPerTask(size, scale, sizing);
         int batches = seedBatches(size);
         long batchBytes = ceilDiv(rows * ROW_BYTES, batches);
-        return new Shape(size, scale, tasks, rows, String.valueOf(batchBytes), batches);
+        return new Shape(size, scale, tasks, rows, String.valueOf(batchBytes), batches, sizing);
     }
 
     /** The seed's batches per map task for {@code size}. */
@@ -54,14 +55,22 @@ record Shape(String size, double scale, int tasks, long rowsPerTask, String batc
         return DataSize.parse("--size", size).seedBatches();
     }
 
-    /** Rows per map task so that it shuffles the seed's bytes for {@code size} times {@code scale}. */
-    static long rowsPerTask(String size, double scale) {
+    /**
+     * Rows per map task so that it shuffles the seed's bytes for {@code size} times {@code scale}, each row counted
+     * as {@code sizing} says.
+     */
+    static long rowsPerTask(String size, double scale, RowSizing sizing) {
+        return Math.max(1, (long) (seedBytes(size, scale) / sizing.bytesPerRow()));
+    }
+
+    /** The seed's shuffle bytes per map task for {@code size}, times {@code scale}. */
+    static double seedBytes(String size, double scale) {
         Long bytes = SEED_TASK_BYTES.get(size);
         if (bytes == null) {
             throw new IllegalArgumentException("no seed size " + size + "; the sizes are "
                     + SEED_TASK_BYTES.keySet());
         }
-        return Math.max(1, (long) (bytes * scale / ROW_BYTES));
+        return bytes * scale;
     }
 
     /** A map task's rows as the shuffle serializes them. */

@@ -78,19 +78,24 @@ public final class SparkBench {
      * cache ({@link SparkTaskRate}).
      */
     void run() throws Exception {
+        // The device is checked before anything is made, at the shapes by serialized rows (the fewest rows), and
+        // again once a task's rows are known.
+        plan(options.shapes(RowSizing.SERIALIZED));
         Path work = options.work;
         Files.createDirectories(work);
-        List<Shape> shapes = options.shapes();
-        long plannedBytes = shapes.stream().mapToLong(Shape::plannedBytes).max().orElseThrow();
-        RunDevice.Planned planned = RunDevice.plan("--device", options.device, options.tasks, options.scale,
-                plannedBytes);
         Path localBase = options.localDir != null ? options.localDir : work.resolve("local");
         Files.createDirectories(localBase);
+        RowSizing sizing = options.sizeBy.equals(RowSizing.OUTPUT) ? OutputSizing.measure(options, localBase, log)
+                : RowSizing.SERIALIZED;
+        List<Shape> shapes = options.shapes(sizing);
+        options.check(shapes);
+        RunDevice.Planned planned = plan(shapes);
         BenchSummary summary = new BenchSummary(options.writers);
-        log.printf(Locale.ROOT, "spark-bench: sizes %s, writers %s, %d warm-up + %d measured rounds each%n",
-                shapes.stream().map(Shape::size).toList(), options.writers, options.warmups, options.iterations);
-        try (RunDevice device = planned.open(localBase, () -> new SparkTaskRate(options, log).taskRate(localBase,
-                TaskRateCache.standard()), log, true)) {
+        log.printf(Locale.ROOT, "spark-bench: sizes %s, writers %s, %d warm-up + %d measured rounds each; a task's "
+                + "rows sized by %s (%.2f bytes a row)%n", shapes.stream().map(Shape::size).toList(), options.writers,
+                options.warmups, options.iterations, sizing.basis(), sizing.bytesPerRow());
+        try (RunDevice device = planned.open(localBase, () -> new SparkTaskRate(options, sizing, log)
+                .taskRate(localBase, TaskRateCache.standard()), log, true)) {
             for (Shape shape : shapes) {
                 try (SparkSession spark = BenchSession.open(options, shape, device.directory(), log)) {
                     rounds(new SeedJob(spark, shape, work, options.partitions, options.localMode(), log),
@@ -101,6 +106,12 @@ public final class SparkBench {
         }
         results.println(Json.line(summary.json(options.preset)));
         results.flush();
+    }
+
+    /** The run's device for {@code shapes}, checked against what they keep on it at once. */
+    private RunDevice.Planned plan(List<Shape> shapes) {
+        long plannedBytes = shapes.stream().mapToLong(Shape::plannedBytes).max().orElseThrow();
+        return RunDevice.plan("--device", options.device, options.tasks, options.scale, plannedBytes);
     }
 
     /** The warm-up and measured rounds of one shape, every writer once a round, each round one writer later. */

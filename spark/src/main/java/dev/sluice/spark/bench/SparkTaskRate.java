@@ -27,10 +27,13 @@ final class SparkTaskRate {
     static final int CALIBRATION_RUNS = 3;
 
     private final BenchOptions options;
+    private final RowSizing sizing;
     private final PrintStream log;
 
-    SparkTaskRate(BenchOptions options, PrintStream log) {
+    /** The task rate of {@code options}' run, its calibration's rows counted as {@code sizing} says. */
+    SparkTaskRate(BenchOptions options, RowSizing sizing, PrintStream log) {
         this.options = options;
+        this.sizing = sizing;
         this.log = log;
     }
 
@@ -47,6 +50,7 @@ final class SparkTaskRate {
             try {
                 bytesPerSecond = measureTaskRate(dir);
             } finally {
+                BenchSession.forgetLocalDirs();
                 Cleanup.deleteTree(dir);
                 Cleanup.deleteTree(options.work.resolve("calibration"));
             }
@@ -68,8 +72,8 @@ final class SparkTaskRate {
         key.put("run.master", options.master);
         key.put("run.tasks", String.valueOf(shape.tasks()));
         key.put("run.scale", String.valueOf(shape.scale()));
-        key.put("run.shape", shape.size() + ", " + shape.rowsPerTask() + " rows per task, batchBytes "
-                + shape.batchBytes());
+        key.put("run.shape", shape.size() + ", " + shape.rowsPerTask() + " rows per task (by " + sizing.basis()
+                + "), batchBytes " + shape.batchBytes());
         key.put("run.partitions", String.valueOf(options.partitions));
         key.put("run.threads", String.valueOf(options.threads));
         key.put("run.memoryLimit", options.memoryLimit);
@@ -78,9 +82,9 @@ final class SparkTaskRate {
         return key;
     }
 
-    /** The shape a task-rate calibration runs: the seed preset's small, at this run's scale and tasks. */
+    /** The shape a task-rate calibration runs: the seed preset's small, at this run's scale, tasks and sizing. */
     Shape calibrationShape() {
-        return Shape.seed("small", options.scale, options.tasks);
+        return Shape.seed("small", options.scale, options.tasks, sizing);
     }
 
     /**

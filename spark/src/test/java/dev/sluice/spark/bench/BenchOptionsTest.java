@@ -35,8 +35,9 @@ class BenchOptionsTest {
         assertEquals(1, o.warmups);
         assertEquals(5, o.iterations);
         assertEquals(BenchOptions.DEFAULT_WRITERS, o.writers);
-        assertEquals(List.of(Shape.of("small", 0.1, 2, "64m")), o.shapes());
-        assertNull(o.shapes().get(0).batchesPerTask());
+        assertEquals(RowSizing.OUTPUT, o.sizeBy);
+        assertEquals(List.of(Shape.of("small", 0.1, 2, "64m", RowSizing.SERIALIZED)), o.shapes(RowSizing.SERIALIZED));
+        assertNull(o.shapes(RowSizing.SERIALIZED).get(0).batchesPerTask());
     }
 
     @Test
@@ -73,7 +74,7 @@ class BenchOptionsTest {
     void thePresetRunsTheSeedsFiveSizesEachCutIntoItsBatchesPerTask() {
         BenchOptions o = parse("--preset", "seed", "--scale", "0.25");
         assertEquals(BenchOptions.SEED_PRESET_WRITERS, o.writers);
-        List<Shape> shapes = o.shapes();
+        List<Shape> shapes = o.shapes(RowSizing.SERIALIZED);
         assertEquals(List.of("small", "medium", "large", "xlarge", "xxlarge"), shapes.stream().map(Shape::size)
                 .toList());
         for (int i = 0; i < shapes.size(); i++) {
@@ -99,7 +100,7 @@ class BenchOptionsTest {
         Shape.SEED_TASK_BYTES.forEach((size, bytes) -> {
             DataSize data = DataSize.parse("--size", size);
             assertEquals(data.bytes(), bytes, size);
-            assertEquals(data.seedBatches(), Shape.seed(size, 0.1, 2).batchesPerTask(), size);
+            assertEquals(data.seedBatches(), Shape.seed(size, 0.1, 2, RowSizing.SERIALIZED).batchesPerTask(), size);
         });
     }
 

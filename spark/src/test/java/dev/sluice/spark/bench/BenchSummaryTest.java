@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /** The summary's statistics on synthetic rounds: no Spark. */
 class BenchSummaryTest {
-    private static final Shape SMALL = Shape.of("small", 0.1, 2, "64m");
+    private static final Shape SMALL = Shape.of("small", 0.1, 2, "64m", RowSizing.SERIALIZED);
 
     /** A run whose mapper stage, query and sum of tasks are {@code mapper}, 10 and 2 times {@code mapper}. */
     private static RunFigures run(String writer, int iteration, boolean warmup, double mapper) {
@@ -110,7 +110,7 @@ class BenchSummaryTest {
     @Test
     void theJsonSummaryHoldsEverySizeWithItsWritersAndTheirRatios() {
         BenchSummary summary = new BenchSummary(List.of("per-batch", "async"));
-        Shape xxlarge = Shape.seed("xxlarge", 0.01, 2);
+        Shape xxlarge = Shape.seed("xxlarge", 0.01, 2, RowSizing.SERIALIZED);
         for (int i = 0; i < 3; i++) {
             summary.add(SMALL, run("per-batch", i, false, 1000));
             summary.add(SMALL, run("async", i, false, 500));

@@ -37,8 +37,8 @@ class TaskRateTest {
     @Test
     void theCalibrationRunsTheSeedPresetsSmallShape() {
         Shape shape = new SparkTaskRate(BenchOptions.parse(new String[] {"--scale", "0.05", "--tasks", "3"}),
-                System.err).calibrationShape();
-        assertEquals(Shape.seed("small", 0.05, 3), shape);
+                RowSizing.SERIALIZED, System.err).calibrationShape();
+        assertEquals(Shape.seed("small", 0.05, 3, RowSizing.SERIALIZED), shape);
         assertEquals(1, shape.batchesPerTask());
     }
 
@@ -46,14 +46,14 @@ class TaskRateTest {
     void aRateKeptForThisConfigurationIsReadWithoutRunningSparkAndAnotherConfigurationHasAnotherKey(@TempDir Path dir)
             throws Exception {
         SparkTaskRate bench = new SparkTaskRate(BenchOptions.parse(new String[] {"--scale", "0.05", "--tasks", "2"}),
-                System.err);
+                RowSizing.SERIALIZED, System.err);
         TaskRateCache cache = new TaskRateCache(dir.resolve("task-rates.properties"));
         cache.store(bench.taskRateKey(dir), new TaskRate(28.5e6, "measured in Spark: test"));
         TaskRate found = bench.taskRate(dir, cache);
         assertEquals(28.5e6, found.bytesPerSecond);
         assertTrue(found.how.startsWith("from the cache"), found.how);
         SparkTaskRate other = new SparkTaskRate(BenchOptions.parse(new String[] {"--scale", "0.05", "--tasks", "1"}),
-                System.err);
+                RowSizing.SERIALIZED, System.err);
         assertNotEquals(bench.taskRateKey(dir), other.taskRateKey(dir));
         assertTrue(bench.taskRateKey(dir).get("harness").startsWith("spark-bench"));
     }
