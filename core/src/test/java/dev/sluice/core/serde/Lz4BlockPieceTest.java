@@ -33,8 +33,11 @@ class Lz4BlockPieceTest {
         return out.toByteArray();
     }
 
-    /** The piece's bytes for {@code bytes}, handed over in writes of random sizes from heap or direct buffers. */
-    private static byte[] piece(byte[] bytes, boolean direct, long seed) throws IOException {
+    /**
+     * The piece's bytes for {@code bytes}, handed over in writes of random sizes from heap or direct buffers, or
+     * read-only views of heap ones (a {@link BytesPayload}'s, whose array lz4-java's native code cannot reach).
+     */
+    private static byte[] piece(byte[] bytes, boolean direct, boolean readOnly, long seed) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Random random = new Random(seed);
         try (ShuffleCodec.Piece piece = ShuffleCodec.LZ4_BLOCK.open(Channels.newChannel(out))) {
@@ -45,8 +48,9 @@ class Lz4BlockPieceTest {
                 ByteBuffer src = direct ? ByteBuffer.allocateDirect(n + 3) : ByteBuffer.allocate(n + 3);
                 src.position(3); // a buffer whose bytes do not start at 0, as a slice of an Arrow buffer
                 src.put(bytes, at, n).position(3);
-                assertEquals(n, piece.write(src));
-                assertEquals(0, src.remaining());
+                ByteBuffer given = readOnly ? src.asReadOnlyBuffer() : src;
+                assertEquals(n, piece.write(given));
+                assertEquals(0, given.remaining());
                 at += n;
             }
             piece.finish();
@@ -67,10 +71,11 @@ class Lz4BlockPieceTest {
         for (byte[] bytes : new byte[][] {compressible, incompressible}) {
             byte[] expected = spark(bytes);
             for (long seed = 0; seed < 3; seed++) {
-                assertArrayEquals(expected, piece(bytes, true, seed), "direct buffers, cuts " + seed);
-                assertArrayEquals(expected, piece(bytes, false, seed), "heap buffers, cuts " + seed);
+                assertArrayEquals(expected, piece(bytes, true, false, seed), "direct buffers, cuts " + seed);
+                assertArrayEquals(expected, piece(bytes, false, false, seed), "heap buffers, cuts " + seed);
+                assertArrayEquals(expected, piece(bytes, false, true, seed), "read-only heap buffers, cuts " + seed);
             }
-            try (var in = ShuffleCodec.LZ4_BLOCK.unframe(new ByteArrayInputStream(piece(bytes, true, 9)))) {
+            try (var in = ShuffleCodec.LZ4_BLOCK.unframe(new ByteArrayInputStream(piece(bytes, true, false, 9)))) {
                 assertArrayEquals(bytes, in.readAllBytes(), "Spark's reader reads it back");
             }
         }
