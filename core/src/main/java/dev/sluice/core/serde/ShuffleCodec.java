@@ -350,7 +350,7 @@ public enum ShuffleCodec {
                 }
                 int n = src.remaining();
                 // lz4-java's native compressor and hash read a ByteBuffer only through its array or its address; a
-                // read-only heap buffer (BytesPayload's: Spark's serialized rows, a cuDF host table) has neither, and
+                // read-only heap buffer (a BytesPayload's: Spark's serialized rows in Sluice's manager) has neither, and
                 // lz4-java falls back to its Java code for it (LZ4JNICompressor and XXHash32JNI: "hasArray() ||
                 // isDirect()"), 1.7 to 2.3 times slower a block here. Such a source is copied into the block first.
                 boolean nativeReadable = src.hasArray() || src.isDirect();
