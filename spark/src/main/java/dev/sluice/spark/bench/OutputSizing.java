@@ -46,13 +46,11 @@ final class OutputSizing {
                 throw new IllegalStateException("per-batch wrote parquet that differs from the source rows while "
                         + "sizing the tasks by their map output");
             }
-            if (run.sluiceTask("fallbacks") > 0 || run.sluiceTask("mapOutputs") < shape.tasks()) {
+            String notSluices = run.notAllSluices(shape.tasks());
+            if (notSluices != null) {
                 // Spark's own writer's output would size Sluice's tasks by another stream's bytes.
-                throw new IllegalStateException("sizing the tasks by their map output: Sluice's per-batch wrote "
-                        + run.sluiceTask("mapOutputs") + " of the " + shape.tasks() + " map outputs and "
-                        + run.sluiceTask("fallbacks") + " map tasks went to Spark's own writer ("
-                        + (run.fallbacks() != null ? run.fallbacks() : "the executors' logs say why")
-                        + "); --size-by rows sizes them without it");
+                throw new IllegalStateException("sizing the tasks by their map output with per-batch: " + notSluices
+                        + "; --size-by rows sizes them without it");
             }
             RowSizing sizing = RowSizing.output(run.shuffleBytes(), shape.rows(), String.format(Locale.ROOT,
                     "per-batch's map output at small x %s, %d tasks of %d rows (by serialized rows), %d partitions: "

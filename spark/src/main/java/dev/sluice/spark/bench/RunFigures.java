@@ -26,6 +26,20 @@ record RunFigures(String writer, int iteration, boolean warmup, long queryMillis
         return sluiceTasks == null ? 0 : sluiceTasks.getOrDefault(name, 0L);
     }
 
+    /**
+     * Where some of a Sluice writer's {@code tasks} map outputs were not Sluice's: "Sluice wrote W of the N map
+     * outputs and F map tasks went to Spark's own writer (why)"; null where Sluice wrote them all.
+     */
+    String notAllSluices(int tasks) {
+        long written = sluiceTask("mapOutputs");
+        long fellBack = sluiceTask("fallbacks");
+        if (fellBack == 0 && written >= tasks) {
+            return null;
+        }
+        return "Sluice wrote " + written + " of the " + tasks + " map outputs and " + fellBack + " map tasks went to "
+                + "Spark's own writer (" + (fallbacks != null ? fallbacks : "the executors' logs say why") + ")";
+    }
+
     /** The figures the summary compares, by their JSON names. */
     double figure(String name) {
         return switch (name) {

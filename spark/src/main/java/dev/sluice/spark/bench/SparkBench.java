@@ -132,15 +132,10 @@ public final class SparkBench {
                     throw new IllegalStateException(writer + " wrote parquet that differs from the source rows: "
                             + line);
                 }
-                long written = run.sluiceTask("mapOutputs");
-                long fellBack = run.sluiceTask("fallbacks");
-                if (!writer.equals(SluiceSparkConf.STOCK) && !options.allowFallback
-                        && (fellBack > 0 || written < job.shape().tasks())) {
-                    throw new IllegalStateException(writer + "'s run: Sluice wrote " + written + " of the "
-                            + job.shape().tasks() + " map outputs and " + fellBack + " map tasks went to Spark's own "
-                            + "writer, so it measured Spark's writer under Sluice's name ("
-                            + (run.fallbacks() != null ? run.fallbacks() : "the executors' logs say why")
-                            + "; --allow-fallback runs on)");
+                String notSluices = run.notAllSluices(job.shape().tasks());
+                if (!writer.equals(SluiceSparkConf.STOCK) && !options.allowFallback && notSluices != null) {
+                    throw new IllegalStateException(writer + "'s run: " + notSluices + ", so it measured Spark's "
+                            + "writer under Sluice's name (--allow-fallback runs on)");
                 }
                 summary.add(job.shape(), run);
             }
